@@ -1,0 +1,72 @@
+// The event scheduler: one object per fabric, passed to every element (never a static).
+// Events run in (time, insertion order), which makes a run deterministic. The scheduler holds the
+// model's notion of "now"; software mode advances it to each event, real-time mode advances it
+// from the TSC (see dataplane/realtime_loop) and runs what is due.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "core/clock.h"
+#include "core/units.h"
+
+namespace fe {
+
+class EventHandler {
+ public:
+  virtual ~EventHandler() = default;
+  virtual void OnEvent(uint64_t arg) = 0;
+};
+
+class Scheduler {
+ public:
+  Scheduler() = default;
+  Scheduler(const Scheduler&) = delete;
+  Scheduler& operator=(const Scheduler&) = delete;
+
+  const Clock& clock() const { return clock_; }
+  Time Now() const { return clock_.Now(); }
+
+  // Schedules handler->OnEvent(arg) at time `at` (clamped to now: the past cannot be changed).
+  void At(Time at, EventHandler* handler, uint64_t arg = 0);
+  void After(Time delay, EventHandler* handler, uint64_t arg = 0) {
+    At(Now() + delay, handler, arg);
+  }
+
+  bool empty() const { return heap_.empty(); }
+  size_t pending() const { return heap_.size(); }
+  Time NextEventTime() const { return heap_.empty() ? Time::Infinite() : heap_.front().at; }
+  uint64_t events_run() const { return events_run_; }
+
+  // Software mode: runs events in order until none is left or the next is after `until`.
+  // Returns the number of events run.
+  uint64_t RunUntil(Time until);
+  // Runs exactly one event if there is one; returns false when empty.
+  bool RunOne();
+
+  // Real-time mode: moves now forward (never back) without running anything.
+  void AdvanceTo(Time t) {
+    if (t > clock_.Now()) clock_.AdvanceTo(t);
+  }
+
+ private:
+  struct Event {
+    Time at;
+    uint64_t seq;
+    EventHandler* handler;
+    uint64_t arg;
+    bool Before(const Event& o) const { return at < o.at || (at == o.at && seq < o.seq); }
+  };
+  void SiftUp(size_t i);
+  void SiftDown(size_t i);
+  Event PopFront();
+
+  // A 4-ary heap: half the depth of a binary heap, and a node's children share a cache line.
+  std::vector<Event> heap_;
+  uint64_t next_seq_ = 0;
+  uint64_t events_run_ = 0;
+  VirtualClock clock_;
+};
+
+}  // namespace fe

@@ -1,0 +1,74 @@
+// Strong unit types. Time is kept in integer picoseconds so that serialisation at common link
+// rates (100 Gb/s: 80 ps per byte) is exact and a run is bit-for-bit deterministic.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+
+namespace fe {
+
+class Time {
+ public:
+  constexpr Time() = default;
+  static constexpr Time FromPs(int64_t ps) { return Time(ps); }
+  static constexpr Time FromNs(int64_t ns) { return Time(ns * 1000); }
+  static constexpr Time FromUs(int64_t us) { return Time(us * 1000000); }
+  static constexpr Time FromMs(int64_t ms) { return Time(ms * 1000000000); }
+  static constexpr Time FromSeconds(double s) { return Time(static_cast<int64_t>(s * 1e12 + 0.5)); }
+  static constexpr Time Zero() { return Time(0); }
+  static constexpr Time Infinite() { return Time(std::numeric_limits<int64_t>::max()); }
+
+  constexpr int64_t ps() const { return ps_; }
+  // Truncates towards zero; use ps() where sub-nanosecond precision matters.
+  constexpr int64_t ns() const { return ps_ / 1000; }
+  constexpr double seconds() const { return static_cast<double>(ps_) * 1e-12; }
+
+  constexpr Time operator+(Time o) const { return Time(ps_ + o.ps_); }
+  constexpr Time operator-(Time o) const { return Time(ps_ - o.ps_); }
+  constexpr Time operator*(int64_t k) const { return Time(ps_ * k); }
+  constexpr Time& operator+=(Time o) {
+    ps_ += o.ps_;
+    return *this;
+  }
+  constexpr Time& operator-=(Time o) {
+    ps_ -= o.ps_;
+    return *this;
+  }
+  constexpr auto operator<=>(const Time&) const = default;
+
+ private:
+  constexpr explicit Time(int64_t ps) : ps_(ps) {}
+  int64_t ps_ = 0;
+};
+
+// A data rate in bits per second.
+class Rate {
+ public:
+  constexpr Rate() = default;
+  static constexpr Rate FromBps(int64_t bps) { return Rate(bps); }
+  static constexpr Rate FromMbps(double mbps) { return Rate(static_cast<int64_t>(mbps * 1e6)); }
+  static constexpr Rate FromGbps(double gbps) { return Rate(static_cast<int64_t>(gbps * 1e9)); }
+
+  constexpr int64_t bps() const { return bps_; }
+  constexpr double gbps() const { return static_cast<double>(bps_) * 1e-9; }
+
+  // Time to put size_bytes on the wire at this rate, rounded up to the picosecond so a link
+  // never runs faster than its rate.
+  constexpr Time SerializationTime(int64_t size_bytes) const {
+    const __int128 num = static_cast<__int128>(size_bytes) * 8 * 1000000000000LL;
+    return Time::FromPs(static_cast<int64_t>((num + bps_ - 1) / bps_));
+  }
+  // Bytes that fit in duration at this rate (rounded down).
+  constexpr int64_t BytesIn(Time duration) const {
+    const __int128 num = static_cast<__int128>(duration.ps()) * bps_;
+    return static_cast<int64_t>(num / (8 * 1000000000000LL));
+  }
+
+  constexpr auto operator<=>(const Rate&) const = default;
+
+ private:
+  constexpr explicit Rate(int64_t bps) : bps_(bps) {}
+  int64_t bps_ = 0;
+};
+
+}  // namespace fe

@@ -1,0 +1,67 @@
+#include "core/scheduler.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace fe {
+namespace {
+
+struct Recorder : EventHandler {
+  Scheduler* sched = nullptr;
+  std::vector<std::pair<int64_t, uint64_t>> seen;  // (time ps, arg)
+  void OnEvent(uint64_t arg) override { seen.emplace_back(sched->Now().ps(), arg); }
+};
+
+TEST(SchedulerTest, RunsInTimeThenInsertionOrder) {
+  Scheduler s;
+  Recorder r;
+  r.sched = &s;
+  s.At(Time::FromNs(5), &r, 1);
+  s.At(Time::FromNs(2), &r, 2);
+  s.At(Time::FromNs(5), &r, 3);  // same time as arg 1: must run after it
+  s.At(Time::FromNs(1), &r, 4);
+  EXPECT_EQ(s.RunUntil(Time::Infinite()), 4u);
+  const std::vector<std::pair<int64_t, uint64_t>> want = {
+      {1000, 4}, {2000, 2}, {5000, 1}, {5000, 3}};
+  EXPECT_EQ(r.seen, want);
+}
+
+TEST(SchedulerTest, RunUntilStopsAtBoundAndPastIsClampedToNow) {
+  Scheduler s;
+  Recorder r;
+  r.sched = &s;
+  s.At(Time::FromNs(10), &r, 1);
+  s.At(Time::FromNs(20), &r, 2);
+  EXPECT_EQ(s.RunUntil(Time::FromNs(15)), 1u);
+  EXPECT_EQ(s.Now(), Time::FromNs(10));
+  s.At(Time::FromNs(3), &r, 3);  // in the past: runs at now, before the later event
+  s.RunUntil(Time::Infinite());
+  ASSERT_EQ(r.seen.size(), 3u);
+  EXPECT_EQ(r.seen[1], (std::pair<int64_t, uint64_t>{10000, 3}));
+}
+
+TEST(SchedulerTest, ManyRandomEventsComeOutSorted) {
+  Scheduler s;
+  Recorder r;
+  r.sched = &s;
+  uint64_t x = 12345;
+  for (int i = 0; i < 10000; ++i) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    s.At(Time::FromPs(static_cast<int64_t>(x >> 40)), &r, i);
+  }
+  s.RunUntil(Time::Infinite());
+  ASSERT_EQ(r.seen.size(), 10000u);
+  for (size_t i = 1; i < r.seen.size(); ++i) ASSERT_LE(r.seen[i - 1].first, r.seen[i].first);
+}
+
+TEST(UnitsTest, SerializationIsExactAtHundredGig) {
+  // 100 Gb/s = 80 ps per byte; 4158 bytes -> 332640 ps.
+  EXPECT_EQ(Rate::FromGbps(100).SerializationTime(4158).ps(), 332640);
+  // 25 Gb/s, 64 bytes = 512 bits -> 20.48 ns.
+  EXPECT_EQ(Rate::FromGbps(25).SerializationTime(64).ps(), 20480);
+  EXPECT_EQ(Rate::FromGbps(100).BytesIn(Time::FromNs(1000)), 12500);
+}
+
+}  // namespace
+}  // namespace fe
