@@ -2,6 +2,7 @@
 // rates (100 Gb/s: 80 ps per byte) is exact and a run is bit-for-bit deterministic.
 #pragma once
 
+#include <compare>
 #include <cstdint>
 #include <limits>
 

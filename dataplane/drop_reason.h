@@ -1,0 +1,56 @@
+// Every packet leaves explicitly: to an output, or dropped with one of these reasons, each counted.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+namespace fe::dp {
+
+enum class DropReason : uint8_t {
+  kRunt,
+  kNotIpv4,
+  kBadIpv4Header,
+  kTruncatedL4,
+  kUnknownDestination,  // destination address outside the fabric network or host range
+  kNotRoce,             // a NIC got a frame that is not RoCEv2
+  kUnknownQp,           // BTH destination QP that no message uses
+  kCount,
+};
+
+inline constexpr const char* DropReasonName(DropReason r) {
+  switch (r) {
+    case DropReason::kRunt:
+      return "runt";
+    case DropReason::kNotIpv4:
+      return "not_ipv4";
+    case DropReason::kBadIpv4Header:
+      return "bad_ipv4_header";
+    case DropReason::kTruncatedL4:
+      return "truncated_l4";
+    case DropReason::kUnknownDestination:
+      return "unknown_destination";
+    case DropReason::kNotRoce:
+      return "not_roce";
+    case DropReason::kUnknownQp:
+      return "unknown_qp";
+    case DropReason::kCount:
+      break;
+  }
+  return "?";
+}
+
+struct DropCounters {
+  std::array<uint64_t, static_cast<size_t>(DropReason::kCount)> packets{};
+  std::array<uint64_t, static_cast<size_t>(DropReason::kCount)> bytes{};
+  void Count(DropReason r, uint32_t frame_bytes) {
+    ++packets[static_cast<size_t>(r)];
+    bytes[static_cast<size_t>(r)] += frame_bytes;
+  }
+  uint64_t total_packets() const {
+    uint64_t t = 0;
+    for (uint64_t p : packets) t += p;
+    return t;
+  }
+};
+
+}  // namespace fe::dp

@@ -1,0 +1,47 @@
+#include "dataplane/eal.h"
+
+#include <rte_eal.h>
+#include <rte_errno.h>
+
+#include <mutex>
+
+namespace fe::dp {
+
+std::vector<std::string> EalArgs(const EalOptions& options) {
+  if (!options.raw_args.empty()) return options.raw_args;
+  std::vector<std::string> args = {"--no-huge",
+                                   "-m",
+                                   std::to_string(options.memory_mb),
+                                   "--no-pci",
+                                   "--no-shconf",
+                                   "--no-telemetry",
+                                   "-l",
+                                   options.lcores,
+                                   "--log-level",
+                                   "lib.eal:warning"};
+  for (const std::string& v : options.vdevs) {
+    args.push_back("--vdev");
+    args.push_back(v);
+  }
+  return args;
+}
+
+Status InitEal(const EalOptions& options) {
+  static std::once_flag once;
+  static Status result;
+  std::call_once(once, [&] {
+    std::vector<std::string> args = EalArgs(options);
+    args.insert(args.begin(), "fabric-emu");
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    if (rte_eal_init(static_cast<int>(argv.size()), argv.data()) < 0) {
+      std::string joined;
+      for (const std::string& a : args) joined += " " + a;
+      result = Status::Error("DPDK EAL initialisation failed (" +
+                             std::string(rte_strerror(rte_errno)) + ") with arguments:" + joined);
+    }
+  });
+  return result;
+}
+
+}  // namespace fe::dp

@@ -1,0 +1,28 @@
+// DPDK's EAL, started by the program itself. Software mode needs no hugepages, no PCI devices and
+// no shared runtime files, so a user never types EAL arguments and several emulators (or tests)
+// can run side by side.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+
+namespace fe::dp {
+
+struct EalOptions {
+  int memory_mb = 512;             // heap for mempools (anonymous memory, not hugepages)
+  std::vector<std::string> vdevs;  // e.g. "net_af_packet0,iface=veth0" (real-time mode)
+  std::string lcores = "0";
+  // Given: replaces every default above (a user who knows EAL may say exactly what they want).
+  std::vector<std::string> raw_args;
+};
+
+// The software-mode argument list for the options (without argv[0]).
+std::vector<std::string> EalArgs(const EalOptions& options);
+
+// Starts the EAL once per process; later calls return the first call's status, because DPDK
+// cannot re-initialise (its state is process-wide by design).
+Status InitEal(const EalOptions& options);
+
+}  // namespace fe::dp

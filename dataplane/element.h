@@ -1,0 +1,27 @@
+// The two edges every element has: it receives packets on a local port, and (for NICs) it can be
+// asked for the next packet to send when its port falls idle, which is how a NIC sends at line
+// rate without an unbounded transmit queue.
+#pragma once
+
+#include <rte_mbuf.h>
+
+#include <cstdint>
+
+namespace fe::dp {
+
+class PacketReceiver {
+ public:
+  virtual ~PacketReceiver() = default;
+  // Takes ownership of m: the receiver forwards, consumes or drops it.
+  virtual void Receive(uint16_t local_port, rte_mbuf* m) = 0;
+};
+
+class PacketSource {
+ public:
+  virtual ~PacketSource() = default;
+  // The next packet to transmit now, or nullptr when there is none; the source calls
+  // EgressPort::Kick when it has one again.
+  virtual rte_mbuf* Pull() = 0;
+};
+
+}  // namespace fe::dp

@@ -1,0 +1,139 @@
+#include "dataplane/fabric.h"
+
+#include <rte_errno.h>
+#include <rte_mbuf.h>
+
+#include <cstdio>
+#include <string>
+
+#include "dataplane/packet.h"
+
+namespace fe::dp {
+
+StatusOr<std::unique_ptr<Fabric>> Fabric::Create(const topo::Graph& graph,
+                                                 const topo::RouteTable& routes,
+                                                 const FabricParams& params, Scheduler* sched) {
+  if (params.nic.mtu_payload_bytes == 0) return Status::Error("nic mtu_payload_bytes must be > 0");
+  if (params.nic.ack_every_packets == 0) return Status::Error("nic ack_every_packets must be > 0");
+  std::unique_ptr<Fabric> f(new Fabric(graph, routes, params, sched));
+
+  // Pool names are process-wide in DPDK; the fabric's address keeps them unique.
+  char name[RTE_MEMPOOL_NAMESIZE];
+  std::snprintf(name, sizeof(name), "fe%p", static_cast<void*>(f.get()));
+  f->pool_ = rte_pktmbuf_pool_create(name, params.mbuf_pool_size, 256, kPacketPrivBytes,
+                                     params.mbuf_data_room_bytes, SOCKET_ID_ANY);
+  if (f->pool_ == nullptr) {
+    return Status::Error("cannot create a pool of " + std::to_string(params.mbuf_pool_size) +
+                         " mbufs: " + rte_strerror(rte_errno));
+  }
+
+  const auto& nodes = graph.nodes();
+  f->first_port_.resize(nodes.size());
+  size_t total_ports = 0;
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    f->first_port_[n] = static_cast<uint32_t>(total_ports);
+    total_ports += nodes[n].links.size();
+  }
+  f->ports_.reserve(total_ports);
+  for (const topo::Node& node : nodes) {
+    for (topo::LinkId l : node.links) {
+      f->ports_.emplace_back(sched, graph.link(l).rate, graph.link(l).delay);
+    }
+  }
+
+  std::vector<PacketReceiver*> receiver(nodes.size(), nullptr);
+  f->nics_.resize(graph.num_hosts());
+  for (topo::NodeId n = 0; n < nodes.size(); ++n) {
+    if (nodes[n].kind == topo::NodeKind::kHost) {
+      if (nodes[n].links.size() != 1) {
+        return Status::Error("host " + nodes[n].name + " must have exactly one link");
+      }
+      const auto host = static_cast<uint32_t>(graph.HostIndex(n));
+      EgressPort* p = &f->ports_[f->first_port_[n]];
+      f->nics_[host] = std::make_unique<Nic>(host, sched, p, f->pool_, &f->messages_, params.nic);
+      p->SetSource(f->nics_[host].get());
+      receiver[n] = f->nics_[host].get();
+    } else {
+      std::span<EgressPort> sw_ports(&f->ports_[f->first_port_[n]], nodes[n].links.size());
+      f->switches_.push_back(std::make_unique<Switch>(n, sw_ports, &routes,
+                                                      static_cast<uint32_t>(graph.num_hosts()),
+                                                      params.ecmp_seed * 0x9E3779B1u + n));
+      receiver[n] = f->switches_.back().get();
+    }
+  }
+  for (topo::NodeId n = 0; n < nodes.size(); ++n) {
+    for (uint16_t p = 0; p < nodes[n].links.size(); ++p) {
+      const topo::PortRef peer = graph.Peer(topo::PortRef{n, p});
+      f->port(n, p).ConnectPeer(receiver[peer.node], peer.port);
+    }
+  }
+  return f;
+}
+
+Fabric::~Fabric() {
+  for (EgressPort& p : ports_) p.DrainAll();
+  if (pool_ != nullptr) rte_mempool_free(pool_);
+}
+
+Status Fabric::AddMessages(std::span<const MessageSpec> specs) {
+  const size_t hosts = graph_.num_hosts();
+  if (messages_.size() + specs.size() > kMaxMessages) {
+    return Status::Error("too many messages: at most " + std::to_string(kMaxMessages));
+  }
+  for (const MessageSpec& s : specs) {
+    if (s.src_host >= hosts || s.dst_host >= hosts || s.src_host == s.dst_host) {
+      return Status::Error("message from host " + std::to_string(s.src_host) + " to host " +
+                           std::to_string(s.dst_host) + " is not between two distinct hosts of " +
+                           std::to_string(hosts));
+    }
+    if (s.size_bytes == 0) return Status::Error("message of 0 bytes");
+  }
+  const uint32_t mtu = params_.nic.mtu_payload_bytes;
+  for (const MessageSpec& s : specs) {
+    const auto id = static_cast<uint32_t>(messages_.size());
+    MessageState st;
+    st.spec = s;
+    st.packets_total = static_cast<uint32_t>((s.size_bytes + mtu - 1) / mtu);
+    // RoCEv2 entropy: a per-QP UDP source port in the dynamic range (49152-65535).
+    st.udp_src_port = static_cast<uint16_t>(0xC000 | ((id * 2654435761u) >> 18));
+    messages_.push_back(st);
+    nics_[s.src_host]->ScheduleMessage(id);
+  }
+  return Status::Ok();
+}
+
+uint64_t Fabric::messages_delivered() const {
+  uint64_t n = 0;
+  for (const MessageState& m : messages_) n += m.delivered() ? 1 : 0;
+  return n;
+}
+
+FabricTotals Fabric::Totals() const {
+  FabricTotals t;
+  for (const EgressPort& p : ports_) {
+    t.packet_hops += p.counters().tx_packets;
+    t.wire_bytes += p.counters().tx_wire_bytes;
+  }
+  auto add_drops = [&t](const DropCounters& d) {
+    for (size_t i = 0; i < d.packets.size(); ++i) {
+      t.drops.packets[i] += d.packets[i];
+      t.drops.bytes[i] += d.bytes[i];
+    }
+  };
+  for (const auto& s : switches_) add_drops(s->counters().drops);
+  for (const auto& n : nics_) {
+    const NicCounters& c = n->counters();
+    t.data_packets_sent += c.data_packets_sent;
+    t.data_packets_received += c.data_packets_received;
+    t.payload_bytes_sent += c.payload_bytes_sent;
+    t.payload_bytes_received += c.payload_bytes_received;
+    t.acks_sent += c.acks_sent;
+    t.alloc_failures += c.alloc_failures;
+    add_drops(c.drops);
+  }
+  return t;
+}
+
+uint32_t Fabric::mbufs_in_use() const { return rte_mempool_in_use_count(pool_); }
+
+}  // namespace fe::dp

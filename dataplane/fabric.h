@@ -1,0 +1,86 @@
+// The emulated fabric: owns every element of a topology in flat arrays (egress ports indexed by
+// node and local port, one Switch per switch node, one Nic per host) and the packet pool they
+// share. Several fabrics can live in one process; each has its own scheduler.
+#pragma once
+
+#include <rte_mempool.h>
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "core/scheduler.h"
+#include "core/status.h"
+#include "dataplane/message.h"
+#include "dataplane/nic.h"
+#include "dataplane/switch.h"
+#include "topology/graph.h"
+#include "topology/routes.h"
+
+namespace fe::dp {
+
+struct FabricParams {
+  NicParams nic;
+  uint32_t ecmp_seed = 1;  // mixed with each switch's id so hops choose independently
+  uint32_t mbuf_pool_size = 262143;
+  uint16_t mbuf_data_room_bytes = 256;  // headers only: emulated payloads are virtual
+};
+
+struct FabricTotals {
+  uint64_t packet_hops = 0;  // frames that crossed one link, data and control alike
+  uint64_t wire_bytes = 0;
+  uint64_t data_packets_sent = 0;
+  uint64_t data_packets_received = 0;
+  uint64_t payload_bytes_sent = 0;
+  uint64_t payload_bytes_received = 0;
+  uint64_t acks_sent = 0;
+  uint64_t alloc_failures = 0;
+  DropCounters drops;
+};
+
+class Fabric {
+ public:
+  // The EAL must be initialised. graph and routes must outlive the fabric.
+  static StatusOr<std::unique_ptr<Fabric>> Create(const topo::Graph& graph,
+                                                  const topo::RouteTable& routes,
+                                                  const FabricParams& params, Scheduler* sched);
+  ~Fabric();
+  Fabric(const Fabric&) = delete;
+  Fabric& operator=(const Fabric&) = delete;
+
+  // Adds messages and schedules their starts; validates hosts and sizes first (all or nothing).
+  Status AddMessages(std::span<const MessageSpec> specs);
+
+  const MessageTable& messages() const { return messages_; }
+  const topo::Graph& graph() const { return graph_; }
+  Nic& nic(uint32_t host) { return *nics_[host]; }
+  const Switch& switch_at(size_t i) const { return *switches_[i]; }
+  size_t num_switches() const { return switches_.size(); }
+  // Egress port `port` of node `node`.
+  EgressPort& port(topo::NodeId node, uint16_t port) { return ports_[first_port_[node] + port]; }
+  std::span<const EgressPort> ports() const { return ports_; }
+  rte_mempool* pool() const { return pool_; }
+  uint64_t messages_delivered() const;
+  FabricTotals Totals() const;
+  // Mbufs currently taken from the pool (queued, on the wire or held by an element).
+  uint32_t mbufs_in_use() const;
+
+ private:
+  Fabric(const topo::Graph& graph, const topo::RouteTable& routes, const FabricParams& params,
+         Scheduler* sched)
+      : graph_(graph), routes_(routes), params_(params), sched_(sched) {}
+
+  const topo::Graph& graph_;
+  const topo::RouteTable& routes_;
+  FabricParams params_;
+  Scheduler* sched_;
+  rte_mempool* pool_ = nullptr;
+  std::vector<EgressPort> ports_;  // never resized after Create: the scheduler holds pointers
+  std::vector<uint32_t> first_port_;
+  std::vector<std::unique_ptr<Switch>> switches_;
+  std::vector<std::unique_ptr<Nic>> nics_;  // by host index
+  MessageTable messages_;
+};
+
+}  // namespace fe::dp

@@ -1,0 +1,91 @@
+// Packets are rte_mbufs holding real Ethernet/IPv4/UDP/BTH headers. Emulated traffic that never
+// leaves the emulator carries its payload as a virtual length in the mbuf's private area, so a
+// 4 KB packet costs one 384-byte mbuf and no payload copy. Everything the wire sees (serialisation
+// time, IP/UDP lengths) counts the virtual bytes as if they were there.
+#pragma once
+
+#include <rte_mbuf.h>
+
+#include <cstdint>
+
+#include "core/units.h"
+#include "dataplane/roce_headers.h"
+
+namespace fe::dp {
+
+// Per-packet metadata in the mbuf private area; 64 bytes so the area keeps the mbuf aligned.
+struct PacketMeta {
+  uint32_t virtual_bytes;  // bytes of the frame not stored in the mbuf (payload and ICRC)
+  uint16_t in_port;        // ingress port at the current switch (PFC accounting, MMU release)
+  uint8_t priority;        // traffic class, set at switch ingress from DSCP
+  uint8_t reserved0;
+  Time enqueue_time;  // when it joined its current egress queue
+  uint8_t reserved[48];
+};
+static_assert(sizeof(PacketMeta) == 64);
+inline constexpr uint16_t kPacketPrivBytes = sizeof(PacketMeta);
+
+inline PacketMeta& Meta(rte_mbuf* m) { return *static_cast<PacketMeta*>(rte_mbuf_to_priv(m)); }
+inline const PacketMeta& Meta(const rte_mbuf* m) {
+  return *static_cast<const PacketMeta*>(rte_mbuf_to_priv(const_cast<rte_mbuf*>(m)));
+}
+
+// Frame length on the wire including FCS (the mbuf holds the frame without FCS).
+inline uint32_t FrameBytes(const rte_mbuf* m) {
+  return rte_pktmbuf_pkt_len(m) + Meta(m).virtual_bytes + kFcsBytes;
+}
+// Bytes of wire time the frame occupies, padding to the Ethernet minimum and adding preamble+IFG.
+inline uint32_t WireBytes(const rte_mbuf* m) {
+  const uint32_t f = FrameBytes(m);
+  return (f < kMinFrameBytes ? kMinFrameBytes : f) + kPreambleAndGapBytes;
+}
+
+// What a switch or NIC needs from the headers, read from the real bytes.
+struct HeaderView {
+  uint32_t src_ip;
+  uint32_t dst_ip;
+  uint16_t src_port;
+  uint16_t dst_port;
+  uint8_t dscp;
+  uint8_t ecn;
+  uint8_t ip_proto;
+  bool is_roce;  // UDP to port 4791 with a complete BTH
+  uint8_t opcode;
+  uint32_t dest_qp;
+  uint32_t psn;
+};
+
+enum class ParseError : uint8_t {
+  kNone,
+  kRunt,           // shorter than an Ethernet header
+  kNotIpv4,        // another EtherType (PFC and ARP are handled before parsing)
+  kBadIpv4Header,  // version, IHL or total length inconsistent with the frame
+  kTruncatedL4,    // UDP header or BTH cut short
+};
+
+// Parses the headers at the front of m. The frame's logical length includes the virtual bytes.
+ParseError ParseHeaders(const rte_mbuf* m, HeaderView* out);
+
+// Field values of one RoCEv2 packet to write.
+struct RoceFields {
+  uint32_t src_host;
+  uint32_t dst_host;
+  uint16_t src_port;  // UDP source port: RoCEv2's ECMP entropy, fixed per QP
+  uint8_t dscp;
+  uint8_t ecn;
+  BthOpcode opcode;
+  uint32_t dest_qp;
+  uint32_t psn;
+  bool ack_request;
+};
+
+// Writes Eth/IPv4/UDP/BTH into m (which must be empty) and, for an ACK, an AETH with `syndrome`
+// and `msn`; payload_bytes (+ ICRC) are virtual. Returns false if the mbuf has no room.
+bool WriteRocePacket(rte_mbuf* m, const RoceFields& f, uint32_t payload_bytes);
+bool WriteRoceAck(rte_mbuf* m, const RoceFields& f, uint8_t syndrome, uint32_t msn);
+bool WriteRoceCnp(rte_mbuf* m, const RoceFields& f);
+
+// Rewrites the ECN field of the IPv4 header and fixes its checksum incrementally (RFC 1624).
+void SetIpEcn(rte_mbuf* m, uint8_t ecn);
+
+}  // namespace fe::dp

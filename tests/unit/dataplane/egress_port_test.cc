@@ -1,0 +1,77 @@
+#include "dataplane/egress_port.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "dataplane/packet.h"
+#include "test_pool.h"
+
+namespace fe::dp {
+namespace {
+
+struct Sink : PacketReceiver {
+  Scheduler* sched;
+  std::vector<Time> arrivals;
+  void Receive(uint16_t, rte_mbuf* m) override {
+    arrivals.push_back(sched->Now());
+    rte_pktmbuf_free(m);
+  }
+};
+
+rte_mbuf* Frame(testing::TestPool& pool, uint32_t frame_bytes) {
+  rte_mbuf* m = pool.Alloc();
+  // A frame of frame_bytes including FCS: 60 stored bytes, the rest virtual.
+  rte_pktmbuf_append(m, 60);
+  Meta(m).virtual_bytes = frame_bytes - 60 - kFcsBytes;
+  return m;
+}
+
+TEST(EgressPortTest, FrameArrivesAfterSerialisationPlusPropagation) {
+  testing::TestPool pool;
+  Scheduler sched;
+  Sink sink;
+  sink.sched = &sched;
+  EgressPort port(&sched, Rate::FromGbps(25), Time::FromNs(500));
+  port.ConnectPeer(&sink, 0);
+  port.Enqueue(Frame(pool, 1500), 0);
+  sched.RunUntil(Time::Infinite());
+  ASSERT_EQ(sink.arrivals.size(), 1u);
+  // 8 * (1500 + 20 preamble/gap) bits / 25 Gb/s = 486.4 ns, + 500 ns propagation.
+  EXPECT_EQ(sink.arrivals[0].ps(), 486400 + 500000);
+}
+
+TEST(EgressPortTest, BackToBackFramesAreSpacedBySerialisation) {
+  testing::TestPool pool;
+  Scheduler sched;
+  Sink sink;
+  sink.sched = &sched;
+  EgressPort port(&sched, Rate::FromGbps(100), Time::FromNs(1000));
+  port.ConnectPeer(&sink, 0);
+  for (int i = 0; i < 3; ++i) port.Enqueue(Frame(pool, 4158), 3);
+  sched.RunUntil(Time::Infinite());
+  ASSERT_EQ(sink.arrivals.size(), 3u);
+  // 4178 wire bytes at 100 Gb/s = 334.24 ns each.
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(sink.arrivals[i].ps(), (i + 1) * 334240 + 1000000);
+  EXPECT_EQ(port.counters().tx_packets, 3u);
+  EXPECT_EQ(port.counters().busy_time.ps(), 3 * 334240);
+  EXPECT_EQ(pool.in_use(), 0u);
+}
+
+TEST(EgressPortTest, RuntsArePaddedToTheEthernetMinimum) {
+  testing::TestPool pool;
+  Scheduler sched;
+  Sink sink;
+  sink.sched = &sched;
+  EgressPort port(&sched, Rate::FromGbps(10), Time::Zero());
+  port.ConnectPeer(&sink, 0);
+  rte_mbuf* m = pool.Alloc();
+  rte_pktmbuf_append(m, 42);  // a 46-byte frame with FCS goes out as 64 bytes (IEEE 802.3)
+  port.Enqueue(m, 0);
+  sched.RunUntil(Time::Infinite());
+  ASSERT_EQ(sink.arrivals.size(), 1u);
+  EXPECT_EQ(sink.arrivals[0].ps(), (64 + 20) * 8 * 100);  // 100 ps per bit at 10 Gb/s
+}
+
+}  // namespace
+}  // namespace fe::dp

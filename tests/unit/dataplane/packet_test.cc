@@ -1,0 +1,165 @@
+#include "dataplane/packet.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "dataplane/addressing.h"
+#include "test_pool.h"
+
+namespace fe::dp {
+namespace {
+
+// One's-complement sum of the IPv4 header's 16-bit words: 0xFFFF for a valid header (RFC 791),
+// computed here without the encoder's checksum helper.
+uint16_t Ipv4HeaderSum(const uint8_t* ip) {
+  uint32_t sum = 0;
+  for (int i = 0; i < 20; i += 2) sum += (ip[i] << 8) | ip[i + 1];
+  while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
+  return static_cast<uint16_t>(sum);
+}
+
+RoceFields DataFields() {
+  return RoceFields{/*src_host=*/5,   /*dst_host=*/9,           /*src_port=*/0xC123,
+                    /*dscp=*/26,
+                    /*ecn=*/kEcnEct0, BthOpcode::kRcSendMiddle, /*dest_qp=*/0x123456,
+                    /*psn=*/0xABCDEF, /*ack_request=*/true};
+}
+
+TEST(PacketTest, DataPacketBytesSitAtTheSpecifiedOffsets) {
+  testing::TestPool pool;
+  rte_mbuf* m = pool.Alloc();
+  ASSERT_TRUE(WriteRocePacket(m, DataFields(), 4096));
+  const auto* p = rte_pktmbuf_mtod(m, const uint8_t*);
+  ASSERT_EQ(rte_pktmbuf_data_len(m), 54u);  // 14 Eth + 20 IPv4 + 8 UDP + 12 BTH
+  // Ethernet (IEEE 802.3): destination MAC, source MAC, EtherType 0x0800.
+  const uint8_t dst_mac[6] = {0x02, 0xfe, 0x00, 0x00, 0x00, 9};
+  EXPECT_EQ(std::memcmp(p, dst_mac, 6), 0);
+  EXPECT_EQ(p[11], 5);
+  EXPECT_EQ(p[12], 0x08);
+  EXPECT_EQ(p[13], 0x00);
+  // IPv4 (RFC 791): version 4, IHL 5; TOS = DSCP 26 << 2 | ECT(0) = 0x6A.
+  EXPECT_EQ(p[14], 0x45);
+  EXPECT_EQ(p[15], 0x6A);
+  // Total length = 20 + 8 + 12 + 4096 payload + 4 ICRC = 4140 = 0x102C.
+  EXPECT_EQ(p[16], 0x10);
+  EXPECT_EQ(p[17], 0x2C);
+  EXPECT_EQ(p[23], 17);  // protocol UDP
+  EXPECT_EQ(Ipv4HeaderSum(p + 14), 0xFFFF);
+  // 198.18.0.10 is host 9, 198.18.0.6 host 5.
+  const uint8_t src_ip[4] = {198, 18, 0, 6};
+  const uint8_t dst_ip[4] = {198, 18, 0, 10};
+  EXPECT_EQ(std::memcmp(p + 26, src_ip, 4), 0);
+  EXPECT_EQ(std::memcmp(p + 30, dst_ip, 4), 0);
+  // UDP (RFC 768): source port, destination port 4791 = 0x12B7, length 4120.
+  EXPECT_EQ(p[34], 0xC1);
+  EXPECT_EQ(p[35], 0x23);
+  EXPECT_EQ(p[36], 0x12);
+  EXPECT_EQ(p[37], 0xB7);
+  EXPECT_EQ((p[38] << 8) | p[39], 4120);
+  // BTH (IBA 9.2): opcode, flags, P_Key 0xFFFF, reserved, dest QP (24 bits), A bit, PSN (24 bits).
+  EXPECT_EQ(p[42], 0x01);
+  EXPECT_EQ(p[44], 0xFF);
+  EXPECT_EQ(p[45], 0xFF);
+  EXPECT_EQ(p[47], 0x12);
+  EXPECT_EQ(p[48], 0x34);
+  EXPECT_EQ(p[49], 0x56);
+  EXPECT_EQ(p[50], 0x80);
+  EXPECT_EQ(p[51], 0xAB);
+  EXPECT_EQ(p[52], 0xCD);
+  EXPECT_EQ(p[53], 0xEF);
+  // On the wire: 4140 IP bytes + 14 Eth + 4 FCS = 4158 frame bytes, + 20 preamble and gap.
+  EXPECT_EQ(FrameBytes(m), 4158u);
+  EXPECT_EQ(WireBytes(m), 4178u);
+  rte_pktmbuf_free(m);
+}
+
+TEST(PacketTest, ParseRoundTripsWhatWasWritten) {
+  testing::TestPool pool;
+  rte_mbuf* m = pool.Alloc();
+  ASSERT_TRUE(WriteRocePacket(m, DataFields(), 1000));
+  HeaderView h;
+  ASSERT_EQ(ParseHeaders(m, &h), ParseError::kNone);
+  EXPECT_EQ(h.src_ip, HostIp(5));
+  EXPECT_EQ(h.dst_ip, HostIp(9));
+  EXPECT_EQ(HostOfIp(h.dst_ip), 9u);
+  EXPECT_EQ(h.src_port, 0xC123);
+  EXPECT_EQ(h.dst_port, kRoceUdpPort);
+  EXPECT_EQ(h.dscp, 26);
+  EXPECT_EQ(h.ecn, kEcnEct0);
+  EXPECT_TRUE(h.is_roce);
+  EXPECT_EQ(h.opcode, 0x01);
+  EXPECT_EQ(h.dest_qp, 0x123456u);
+  EXPECT_EQ(h.psn, 0xABCDEFu);
+  rte_pktmbuf_free(m);
+}
+
+TEST(PacketTest, AckAndCnpCarryTheirExtraHeaders) {
+  testing::TestPool pool;
+  rte_mbuf* a = pool.Alloc();
+  RoceFields f = DataFields();
+  f.opcode = BthOpcode::kRcAcknowledge;
+  ASSERT_TRUE(WriteRoceAck(a, f, kAethAck, 77));
+  const auto* p = rte_pktmbuf_mtod(a, const uint8_t*);
+  EXPECT_EQ(p[42], 0x11);
+  EXPECT_EQ(p[54], kAethAck);  // AETH follows the BTH: syndrome, then 24-bit MSN
+  EXPECT_EQ(p[57], 77);
+  // 14 + 20 + 8 + 12 + 4 AETH + 4 ICRC + 4 FCS = 66 bytes.
+  EXPECT_EQ(FrameBytes(a), 66u);
+  rte_mbuf* c = pool.Alloc();
+  f.opcode = BthOpcode::kCnp;
+  f.dscp = 48;
+  ASSERT_TRUE(WriteRoceCnp(c, f));
+  const auto* q = rte_pktmbuf_mtod(c, const uint8_t*);
+  EXPECT_EQ(q[42], 0x81);
+  EXPECT_EQ(q[15] >> 2, 48);
+  // 54 + 16 reserved + 4 ICRC + 4 FCS = 78 bytes (annex A17.9.3).
+  EXPECT_EQ(FrameBytes(c), 78u);
+  rte_pktmbuf_free(a);
+  rte_pktmbuf_free(c);
+}
+
+TEST(PacketTest, CeMarkKeepsTheChecksumValid) {
+  testing::TestPool pool;
+  rte_mbuf* m = pool.Alloc();
+  ASSERT_TRUE(WriteRocePacket(m, DataFields(), 4096));
+  SetIpEcn(m, kEcnCe);
+  const auto* p = rte_pktmbuf_mtod(m, const uint8_t*);
+  EXPECT_EQ(p[15] & 0x3, kEcnCe);
+  EXPECT_EQ(p[15] >> 2, 26);
+  EXPECT_EQ(Ipv4HeaderSum(p + 14), 0xFFFF);
+  rte_pktmbuf_free(m);
+}
+
+TEST(PacketTest, MalformedFramesAreNamed) {
+  testing::TestPool pool;
+  HeaderView h;
+  rte_mbuf* runt = pool.Alloc();
+  rte_pktmbuf_append(runt, 10);
+  EXPECT_EQ(ParseHeaders(runt, &h), ParseError::kRunt);
+
+  rte_mbuf* arp = pool.Alloc();
+  auto* a = reinterpret_cast<uint8_t*>(rte_pktmbuf_append(arp, 60));
+  std::memset(a, 0, 60);
+  a[12] = 0x08;
+  a[13] = 0x06;
+  EXPECT_EQ(ParseHeaders(arp, &h), ParseError::kNotIpv4);
+
+  rte_mbuf* bad_ihl = pool.Alloc();
+  ASSERT_TRUE(WriteRocePacket(bad_ihl, DataFields(), 100));
+  rte_pktmbuf_mtod(bad_ihl, uint8_t*)[14] = 0x43;  // IHL 3 words: shorter than any IPv4 header
+  EXPECT_EQ(ParseHeaders(bad_ihl, &h), ParseError::kBadIpv4Header);
+
+  rte_mbuf* truncated = pool.Alloc();
+  ASSERT_TRUE(WriteRocePacket(truncated, DataFields(), 0));
+  Meta(truncated).virtual_bytes = 0;
+  rte_pktmbuf_trim(truncated, 6);  // cut into the BTH
+  auto* ip = rte_pktmbuf_mtod(truncated, uint8_t*) + 14;
+  ip[2] = 0;
+  ip[3] = 20 + 8 + 6;  // IP total length consistent with the cut frame
+  EXPECT_EQ(ParseHeaders(truncated, &h), ParseError::kTruncatedL4);
+  for (rte_mbuf* m : {runt, arp, bad_ihl, truncated}) rte_pktmbuf_free(m);
+}
+
+}  // namespace
+}  // namespace fe::dp
