@@ -1,0 +1,37 @@
+// The k-ary fat-tree of Al-Fares et al. (SIGCOMM 2008): k pods, each with k/2 edge (tier 1) and
+// k/2 aggregation (tier 2) switches, (k/2)^2 core switches (tier 3) and k^3/4 hosts; every switch
+// has exactly k ports, so all links can share one rate and full bisection bandwidth holds.
+//
+// Numbering, fixed so that addresses, traces and tests can rely on it:
+// - Nodes are added hosts first, then edge, aggregation and core switches, each group in index
+//   order; names are "h<i>", "edge<i>", "agg<i>", "core<i>" with a global index per group.
+// - Host i sits in pod i / (k^2/4) on edge switch i / (k/2), at that switch's port i % (k/2);
+//   consecutive hosts share an edge switch.
+// - Edge and aggregation switch j of pod p have global index p * (k/2) + j.
+// - Every switch numbers its down-facing ports first, then its up-facing ports:
+//   edge:  ports [0, k/2) to its hosts, port k/2 + a to aggregation switch a of its pod;
+//   agg:   port e to edge switch e of its pod, port k/2 + c to core switch a * (k/2) + c,
+//          where a is the aggregation switch's index within its pod;
+//   core:  port p to pod p (core switches have no up-facing ports).
+#pragma once
+
+#include "core/status.h"
+#include "core/units.h"
+#include "topology/graph.h"
+
+namespace fe::topo {
+
+// Route tables index switches by destination host with 16-bit group ids, so a fabric may hold at
+// most 65,536 hosts: k = 64.
+inline constexpr int kMaxFatTreeK = 64;
+
+struct FatTreeParams {
+  int k = 4;  // ports per switch: even, 2..kMaxFatTreeK
+  Rate link_rate = Rate::FromGbps(100);
+  Time link_delay = Time::FromNs(1000);  // propagation, one way, same on every link
+};
+
+// Builds the fat-tree, or explains why the parameters describe none.
+StatusOr<Graph> BuildFatTree(const FatTreeParams& params);
+
+}  // namespace fe::topo
