@@ -102,6 +102,15 @@ Status Fabric::AddMessages(std::span<const MessageSpec> specs) {
   return Status::Ok();
 }
 
+EgressPort& Fabric::AttachExternal(uint32_t host, PacketReceiver* receiver) {
+  const topo::NodeId node = graph_.hosts()[host];
+  const topo::PortRef edge = graph_.Peer(topo::PortRef{node, 0});
+  port(edge.node, edge.port).ConnectPeer(receiver, 0);
+  EgressPort& uplink = port(node, 0);
+  uplink.SetSource(nullptr);
+  return uplink;
+}
+
 uint64_t Fabric::messages_delivered() const {
   uint64_t n = 0;
   for (const MessageState& m : messages_) n += m.delivered() ? 1 : 0;

@@ -52,6 +52,11 @@ class Fabric {
   // Adds messages and schedules their starts; validates hosts and sizes first (all or nothing).
   Status AddMessages(std::span<const MessageSpec> specs);
 
+  // Hands host `host`'s attachment point to an outside element (a real port in real-time mode):
+  // frames the fabric delivers to the host go to `receiver` instead of the emulated NIC, and the
+  // returned port is the host's uplink, where the caller enqueues the frames the host sends.
+  EgressPort& AttachExternal(uint32_t host, PacketReceiver* receiver);
+
   const MessageTable& messages() const { return messages_; }
   const topo::Graph& graph() const { return graph_; }
   Nic& nic(uint32_t host) { return *nics_[host]; }
