@@ -1,0 +1,39 @@
+// Background load: every host opens flows to random other hosts as a Poisson process, with flow
+// sizes drawn from an empirical CDF, so that each host offers a chosen fraction of its link rate.
+// This is the open-loop workload of the DCTCP/HPCC/ConWeave evaluations.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/status.h"
+#include "core/units.h"
+#include "traffic/flow.h"
+#include "traffic/flow_size_cdf.h"
+
+namespace fe {
+
+struct CdfLoadParams {
+  uint32_t num_hosts = 0;
+  Rate host_link_rate;
+  double load = 0;  // offered load per host as a fraction of host_link_rate, in (0, 1]
+  Time start;       // arrivals happen at or after start
+  // Generation stops at whichever bound comes first; zero disables a bound, and at least one
+  // must be set.
+  Time duration;           // arrivals in [start, start + duration)
+  uint64_t max_flows = 0;  // total over all hosts
+  uint64_t seed = 0;
+};
+
+// Flow arrivals per second at each host: load x rate / (8 x mean size), so that the mean offered
+// bit rate is load x rate.
+double CdfLoadArrivalsPerHostPerSecond(const CdfLoadParams& params, const FlowSizeCdf& sizes);
+
+// Flows in order of start time, ids 0, 1, ... in that order. The n independent per-host Poisson
+// processes are generated as their superposition, a Poisson process of n times the rate whose
+// arrivals belong to a uniformly chosen host; this is the same distribution and lets a flow-count
+// bound stop all hosts at one instant. Each destination is uniform among the other hosts.
+// Arrival gaps are exponential, rounded to the picosecond.
+StatusOr<std::vector<Flow>> MakeCdfLoad(const CdfLoadParams& params, const FlowSizeCdf& sizes);
+
+}  // namespace fe
