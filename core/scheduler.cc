@@ -60,9 +60,9 @@ bool Scheduler::RunOne() {
   return true;
 }
 
-uint64_t Scheduler::RunUntil(Time until) {
+uint64_t Scheduler::RunUntil(Time until, uint64_t max_events) {
   uint64_t n = 0;
-  while (!heap_.empty() && heap_.front().at <= until) {
+  while (n < max_events && !heap_.empty() && heap_.front().at <= until) {
     RunOne();
     ++n;
   }

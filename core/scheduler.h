@@ -39,11 +39,23 @@ class Scheduler {
   Time NextEventTime() const { return heap_.empty() ? Time::Infinite() : heap_.front().at; }
   uint64_t events_run() const { return events_run_; }
 
-  // Software mode: runs events in order until none is left or the next is after `until`.
-  // Returns the number of events run.
-  uint64_t RunUntil(Time until);
+  // Software mode: runs events in order until none is left, the next is after `until`, or
+  // max_events have run (so a caller can report progress between slices). Returns how many ran.
+  uint64_t RunUntil(Time until, uint64_t max_events = UINT64_MAX);
   // Runs exactly one event if there is one; returns false when empty.
   bool RunOne();
+  // RunUntil that calls before_each(due time) just before each event runs: real-time mode
+  // measures from it how late each event ran. A template, so plain RunUntil pays nothing.
+  template <typename BeforeEach>
+  uint64_t RunUntilObserved(Time until, BeforeEach&& before_each) {
+    uint64_t n = 0;
+    while (!heap_.empty() && heap_.front().at <= until) {
+      before_each(heap_.front().at);
+      RunOne();
+      ++n;
+    }
+    return n;
+  }
 
   // Real-time mode: moves now forward (never back) without running anything.
   void AdvanceTo(Time t) {

@@ -20,6 +20,9 @@
 
 namespace fe::dp {
 
+inline constexpr uint32_t kMinMbufPoolSize = 8191;
+inline constexpr uint32_t kMaxMbufPoolSize = (1u << 21) - 1;
+
 struct FabricParams {
   NicParams nic;
   uint32_t ecmp_seed = 1;  // mixed with each switch's id so hops choose independently

@@ -8,7 +8,7 @@ packages=(
   # Toolchain.
   build-essential g++ cmake pkg-config
   # Libraries the code links against.
-  libdpdk-dev dpdk libprotobuf-dev protobuf-compiler libboost-dev libibverbs-dev
+  libdpdk-dev dpdk libprotobuf-dev protobuf-compiler libboost-dev libibverbs-dev nlohmann-json3-dev
   # Tests and benchmarks.
   libgtest-dev libgmock-dev googletest libbenchmark-dev time
   # Real peers and packet dissection for end-to-end tests.

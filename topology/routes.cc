@@ -174,3 +174,23 @@ uint64_t CountShortestPaths(const Graph& graph, const RouteTable& routes, uint32
 }
 
 }  // namespace fe::topo
+
+namespace fe::topo {
+
+uint32_t ShortestPathLinks(const Graph& graph, const RouteTable& routes, uint32_t src_host,
+                           uint32_t dst_host) {
+  if (src_host == dst_host) return 0;
+  const NodeId dst_node = graph.hosts()[dst_host];
+  NodeId n = graph.Peer({graph.hosts()[src_host], 0}).node;
+  uint32_t links = 1;
+  while (n != dst_node) {
+    if (graph.node(n).kind != NodeKind::kSwitch) return UINT32_MAX;
+    const std::span<const uint16_t> next = routes.NextHops(n, dst_host);
+    if (next.empty()) return UINT32_MAX;
+    n = graph.Peer({n, next[0]}).node;
+    ++links;
+  }
+  return links;
+}
+
+}  // namespace fe::topo

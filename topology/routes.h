@@ -56,3 +56,12 @@ uint64_t CountShortestPaths(const Graph& graph, const RouteTable& routes, uint32
                             uint32_t dst_host);
 
 }  // namespace fe::topo
+
+namespace fe::topo {
+
+// Links on a shortest path from host src_host to host dst_host (0 if they are the same host,
+// UINT32_MAX if unreachable); every shortest path has this length.
+uint32_t ShortestPathLinks(const Graph& graph, const RouteTable& routes, uint32_t src_host,
+                           uint32_t dst_host);
+
+}  // namespace fe::topo

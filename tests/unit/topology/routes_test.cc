@@ -218,3 +218,20 @@ TEST(RoutesTest, MemoryIsAboutOneGroupIdPerSwitchAndHost) {
 
 }  // namespace
 }  // namespace fe::topo
+
+namespace fe::topo {
+namespace {
+
+TEST(ShortestPathLinksTest, FatTreeDistancesFollowTheTiers) {
+  // In a fat-tree a path climbs to the lowest common tier and back: 2 links under one edge
+  // switch, 4 within a pod, 6 across pods.
+  const Graph g = BuildFatTree(FatTreeParams{4, Rate::FromGbps(100), Time::FromNs(1000)}).value();
+  const RouteTable r = RouteTable::Build(g);
+  EXPECT_EQ(ShortestPathLinks(g, r, 0, 0), 0u);
+  EXPECT_EQ(ShortestPathLinks(g, r, 0, 1), 2u);
+  EXPECT_EQ(ShortestPathLinks(g, r, 0, 2), 4u);
+  EXPECT_EQ(ShortestPathLinks(g, r, 0, 15), 6u);
+}
+
+}  // namespace
+}  // namespace fe::topo

@@ -1,0 +1,134 @@
+#include "control/emulation.h"
+
+#include <cmath>
+
+#include "topology/fat_tree.h"
+#include "traffic/cdf_load.h"
+#include "traffic/flow_size_cdf.h"
+#include "traffic/incast.h"
+#include "traffic/permutation.h"
+
+namespace fe::control {
+
+Time TimeFromNs(double ns) { return Time::FromPs(std::llround(ns * 1000.0)); }
+
+StatusOr<topo::Graph> BuildTopology(const fabric_emu::Scenario& scenario) {
+  const auto& ft = scenario.topology().fat_tree();
+  return topo::BuildFatTree(topo::FatTreeParams{ft.k(), Rate::FromGbps(ft.link_rate_gbps()),
+                                                TimeFromNs(ft.link_delay_ns())});
+}
+
+namespace {
+
+// Each traffic section draws from its own stream so adding a section leaves the others unchanged.
+uint64_t SectionSeed(uint64_t seed, int section) {
+  return seed * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(section) + 1;
+}
+
+StatusOr<std::vector<Flow>> SectionFlows(const fabric_emu::Traffic& t, const topo::Graph& graph,
+                                         uint64_t seed, const std::string& scenario_dir) {
+  const auto hosts = static_cast<uint32_t>(graph.num_hosts());
+  switch (t.pattern_case()) {
+    case fabric_emu::Traffic::kPermutation:
+      return MakePermutation(hosts, static_cast<uint64_t>(t.permutation().message_bytes()),
+                             TimeFromNs(t.permutation().start_ns()), seed);
+    case fabric_emu::Traffic::kIncast: {
+      IncastParams p;
+      p.num_hosts = hosts;
+      p.receiver = static_cast<uint32_t>(t.incast().receiver_host());
+      p.senders = IncastSenders::kRandom;
+      p.num_senders = static_cast<uint32_t>(t.incast().senders());
+      p.message_bytes = static_cast<uint64_t>(t.incast().message_bytes());
+      p.start = TimeFromNs(t.incast().start_ns());
+      p.seed = seed;
+      return MakeIncast(p);
+    }
+    case fabric_emu::Traffic::kFlowList: {
+      std::vector<Flow> flows;
+      for (const auto& f : t.flow_list().flow()) {
+        Flow x;
+        x.id = static_cast<uint32_t>(flows.size());
+        x.src_host = static_cast<uint32_t>(f.src_host());
+        x.dst_host = static_cast<uint32_t>(f.dst_host());
+        x.size_bytes = static_cast<uint64_t>(f.message_bytes());
+        x.start = TimeFromNs(f.start_ns());
+        flows.push_back(x);
+      }
+      return flows;
+    }
+    case fabric_emu::Traffic::kCdfLoad: {
+      std::string path = t.cdf_load().cdf_file();
+      if (!path.empty() && path[0] != '/') path = scenario_dir + "/" + path;
+      StatusOr<FlowSizeCdf> cdf = FlowSizeCdf::FromFile(path);
+      if (!cdf.ok()) return cdf.status();
+      CdfLoadParams p;
+      p.num_hosts = hosts;
+      p.host_link_rate = graph.link(graph.node(graph.hosts()[0]).links[0]).rate;
+      p.load = t.cdf_load().load_fraction();
+      p.start = TimeFromNs(t.cdf_load().start_ns());
+      p.duration = TimeFromNs(t.cdf_load().duration_ns());
+      p.seed = seed;
+      return MakeCdfLoad(p, *cdf);
+    }
+    case fabric_emu::Traffic::PATTERN_NOT_SET: break;
+  }
+  return Status::Error("traffic section without a pattern");
+}
+
+}  // namespace
+
+StatusOr<std::vector<dp::MessageSpec>> BuildMessages(const fabric_emu::Scenario& scenario,
+                                                     const topo::Graph& graph, uint64_t seed,
+                                                     const std::string& scenario_dir) {
+  std::vector<dp::MessageSpec> messages;
+  for (int i = 0; i < scenario.traffic_size(); ++i) {
+    const fabric_emu::Traffic& t = scenario.traffic(i);
+    StatusOr<std::vector<Flow>> flows = SectionFlows(t, graph, SectionSeed(seed, i), scenario_dir);
+    if (!flows.ok()) {
+      return Status::Error("traffic[" + std::to_string(i) + "]: " + flows.status().message());
+    }
+    for (const Flow& f : *flows) {
+      messages.push_back(dp::MessageSpec{f.src_host, f.dst_host, f.size_bytes, f.start,
+                                         static_cast<uint8_t>(t.dscp())});
+    }
+  }
+  return messages;
+}
+
+StatusOr<std::unique_ptr<Emulation>> BuildEmulation(const fabric_emu::Scenario& scenario,
+                                                    uint64_t seed,
+                                                    const std::string& scenario_dir) {
+  auto e = std::make_unique<Emulation>();
+  StatusOr<topo::Graph> graph = BuildTopology(scenario);
+  if (!graph.ok()) return graph.status();
+  e->graph = std::move(graph).value();
+  e->routes = topo::RouteTable::Build(e->graph);
+  const topo::Link& host_link = e->graph.link(e->graph.node(e->graph.hosts()[0]).links[0]);
+  e->host_link_rate = host_link.rate;
+  e->link_delay = host_link.delay;
+
+  StatusOr<std::vector<dp::MessageSpec>> messages =
+      BuildMessages(scenario, e->graph, seed, scenario_dir);
+  if (!messages.ok()) return messages.status();
+
+  dp::FabricParams params;
+  params.nic.mtu_payload_bytes = static_cast<uint32_t>(scenario.nic().mtu_payload_bytes());
+  params.nic.ack_every_packets = static_cast<uint32_t>(scenario.nic().ack_every_packets());
+  params.ecmp_seed = static_cast<uint32_t>(seed);
+  // Enough mbufs for every packet of every message to be in the fabric at once, within bounds:
+  // a run that still runs out reports it instead of stalling.
+  uint64_t packets = 0;
+  for (const dp::MessageSpec& m : *messages) {
+    packets += (m.size_bytes + params.nic.mtu_payload_bytes - 1) / params.nic.mtu_payload_bytes;
+  }
+  params.mbuf_pool_size = static_cast<uint32_t>(std::clamp<uint64_t>(
+      2 * packets + 4096, dp::kMinMbufPoolSize, dp::kMaxMbufPoolSize));
+  StatusOr<std::unique_ptr<dp::Fabric>> fabric =
+      dp::Fabric::Create(e->graph, e->routes, params, &e->sched);
+  if (!fabric.ok()) return fabric.status();
+  e->fabric = std::move(fabric).value();
+  if (Status s = e->fabric->AddMessages(*messages); !s.ok()) return s;
+  return e;
+}
+
+}  // namespace fe::control

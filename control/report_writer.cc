@@ -1,0 +1,143 @@
+#include "control/report_writer.h"
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "control/ideal_fct.h"
+#include "dataplane/drop_reason.h"
+
+namespace fe::control {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+double Ns(Time t) { return static_cast<double>(t.ps()) / 1000.0; }
+
+Json SlowdownJson(const SlowdownStats& s) {
+  return Json{{"count", s.count}, {"p50", s.p50}, {"p95", s.p95}, {"p99", s.p99}, {"max", s.max}};
+}
+
+}  // namespace
+
+FlowMetrics CollectFlowMetrics(const Emulation& e, uint32_t mtu_payload_bytes) {
+  FlowMetrics metrics;
+  const dp::MessageTable& messages = e.fabric->messages();
+  for (uint32_t id = 0; id < messages.size(); ++id) {
+    const dp::MessageState& m = messages[id];
+    if (!m.delivered()) continue;
+    const PathShape path{
+        topo::ShortestPathLinks(e.graph, e.routes, m.spec.src_host, m.spec.dst_host),
+        e.host_link_rate, e.link_delay};
+    FlowRecord r;
+    r.id = id;
+    r.src_host = m.spec.src_host;
+    r.dst_host = m.spec.dst_host;
+    r.size_bytes = m.spec.size_bytes;
+    r.start = m.spec.start;
+    r.finish = m.delivered_at;
+    r.ideal_fct = StandaloneFct(m.spec.size_bytes, mtu_payload_bytes, path);
+    metrics.Add(r);
+  }
+  return metrics;
+}
+
+std::string SummaryJson(const fabric_emu::Scenario& scenario, uint64_t seed,
+                        const SoftwareRunResult& run, const FlowSummary& flows) {
+  const Emulation& e = *run.emulation;
+  const dp::FabricTotals t = e.fabric->Totals();
+  Json j;
+  j["scenario"] = scenario.name();
+  j["seed"] = seed;
+  j["mode"] = "software";
+  j["hosts"] = e.graph.num_hosts();
+  j["switches"] = e.graph.num_switches();
+  j["links"] = e.graph.links().size();
+  j["flows_total"] = e.fabric->messages().size();
+  j["flows_completed"] = flows.flows_completed;
+  j["fct_ns"] = Json{{"p50", Ns(flows.fct.p50)},
+                     {"p95", Ns(flows.fct.p95)},
+                     {"p99", Ns(flows.fct.p99)},
+                     {"max", Ns(flows.fct.max)}};
+  j["slowdown"] = SlowdownJson(flows.slowdown);
+  Json buckets = Json::array();
+  for (const SizeBucketSlowdown& b : flows.slowdown_by_size) {
+    Json o = SlowdownJson(b.slowdown);
+    o["lower_bytes"] = b.lower_bytes;
+    o["upper_bytes"] = b.upper_bytes;  // 0: unbounded
+    buckets.push_back(o);
+  }
+  j["slowdown_by_size"] = buckets;
+  j["bytes_sent"] = t.payload_bytes_sent;
+  j["bytes_delivered"] = t.payload_bytes_received;
+  j["packets_sent"] = t.data_packets_sent;
+  j["packets_delivered"] = t.data_packets_received;
+  j["acks_sent"] = t.acks_sent;
+  j["packet_hops"] = t.packet_hops;
+  j["wire_bytes"] = t.wire_bytes;
+  Json by_reason = Json::object();
+  for (size_t i = 0; i < t.drops.packets.size(); ++i) {
+    by_reason[dp::DropReasonName(static_cast<dp::DropReason>(i))] = t.drops.packets[i];
+  }
+  j["drops"] = Json{{"packets", t.drops.total_packets()}, {"by_reason", by_reason}};
+  j["mbufs_in_use_at_end"] = e.fabric->mbufs_in_use();
+  j["simulated_time_ns"] = Ns(run.simulated_time);
+  j["events"] = run.events;
+  j["stopped_early"] = run.stopped_early;
+  j["wall_time_s"] = run.wall_time_s;
+  const double wall = run.wall_time_s > 0 ? run.wall_time_s : 1e-9;
+  j["packet_hops_per_wall_s"] = static_cast<double>(t.packet_hops) / wall;
+  j["events_per_wall_s"] = static_cast<double>(run.events) / wall;
+  return j.dump(2) + "\n";
+}
+
+std::string FlowsCsv(const FlowMetrics& metrics) {
+  std::ostringstream out;
+  out << "id,src_host,dst_host,size_bytes,start_ns,finish_ns,fct_ns,ideal_fct_ns,slowdown\n";
+  char line[256];
+  for (const FlowRecord& r : metrics.SortedRecords()) {
+    std::snprintf(line, sizeof(line), "%u,%u,%u,%llu,%.3f,%.3f,%.3f,%.3f,%.6f\n", r.id,
+                  r.src_host, r.dst_host, static_cast<unsigned long long>(r.size_bytes),
+                  Ns(r.start), Ns(r.finish), Ns(r.fct()), Ns(r.ideal_fct),
+                  static_cast<double>(r.fct().ps()) / static_cast<double>(r.ideal_fct.ps()));
+    out << line;
+  }
+  return out.str();
+}
+
+std::string HumanSummary(const fabric_emu::Scenario& scenario, uint64_t seed,
+                         const SoftwareRunResult& run, const FlowSummary& flows) {
+  const Emulation& e = *run.emulation;
+  const dp::FabricTotals t = e.fabric->Totals();
+  char buf[1024];
+  std::snprintf(
+      buf, sizeof(buf),
+      "scenario %s (seed %llu): %zu hosts, %zu switches\n"
+      "  messages  %llu of %zu delivered, %llu payload bytes, %llu drops\n"
+      "  FCT       p50 %.3f us, p99 %.3f us, max %.3f us; slowdown p50 %.3f, p99 %.3f\n"
+      "  simulated %.3f us in %.3f s wall: %llu packet-hops, %.2f M packet-hops/s\n",
+      scenario.name().c_str(), static_cast<unsigned long long>(seed), e.graph.num_hosts(),
+      e.graph.num_switches(), static_cast<unsigned long long>(flows.flows_completed),
+      e.fabric->messages().size(), static_cast<unsigned long long>(t.payload_bytes_received),
+      static_cast<unsigned long long>(t.drops.total_packets()), Ns(flows.fct.p50) / 1000,
+      Ns(flows.fct.p99) / 1000, Ns(flows.fct.max) / 1000, flows.slowdown.p50, flows.slowdown.p99,
+      Ns(run.simulated_time) / 1000, run.wall_time_s,
+      static_cast<unsigned long long>(t.packet_hops),
+      static_cast<double>(t.packet_hops) / (run.wall_time_s > 0 ? run.wall_time_s : 1e-9) * 1e-6);
+  std::string s = buf;
+  if (run.stopped_early) s += "  stopped at run.stop_ns before all traffic was delivered\n";
+  return s;
+}
+
+Status WriteFile(const std::string& path, const std::string& contents) {
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  if (!f) return Status::Error("cannot write " + path);
+  f << contents;
+  f.close();
+  if (!f) return Status::Error("cannot write " + path);
+  return Status::Ok();
+}
+
+}  // namespace fe::control

@@ -1,0 +1,28 @@
+// Run outputs that other tools read: summary.json (one object, stable key order) and flows.csv
+// (one row per message). For a given scenario and seed both are byte-identical from run to run,
+// except the summary's wall-clock fields (wall_time_s, packet_hops_per_wall_s,
+// events_per_wall_s).
+#pragma once
+
+#include <string>
+
+#include "control/software_run.h"
+#include "core/status.h"
+#include "proto/scenario.pb.h"
+#include "traffic/flow_metrics.h"
+
+namespace fe::control {
+
+// Per-message records (FCT, ideal FCT) of a finished run, in message order.
+FlowMetrics CollectFlowMetrics(const Emulation& e, uint32_t mtu_payload_bytes);
+
+std::string SummaryJson(const fabric_emu::Scenario& scenario, uint64_t seed,
+                        const SoftwareRunResult& run, const FlowSummary& flows);
+std::string FlowsCsv(const FlowMetrics& metrics);
+// A few lines for a person at a terminal.
+std::string HumanSummary(const fabric_emu::Scenario& scenario, uint64_t seed,
+                         const SoftwareRunResult& run, const FlowSummary& flows);
+
+Status WriteFile(const std::string& path, const std::string& contents);
+
+}  // namespace fe::control

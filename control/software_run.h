@@ -1,0 +1,31 @@
+// Software mode: the fabric in virtual time, as fast as the CPU allows, deterministic for a seed.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+
+#include "control/emulation.h"
+#include "core/status.h"
+#include "proto/scenario.pb.h"
+
+namespace fe::control {
+
+struct SoftwareRunOptions {
+  uint64_t seed = 1;
+  std::string scenario_dir = ".";
+  std::ostream* progress = nullptr;  // a progress line about once a second, if set
+};
+
+struct SoftwareRunResult {
+  std::unique_ptr<Emulation> emulation;
+  Time simulated_time;
+  uint64_t events = 0;
+  double wall_time_s = 0;
+  bool stopped_early = false;  // run.stop_ns came before all traffic was delivered
+};
+
+StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
+                                        const SoftwareRunOptions& options);
+
+}  // namespace fe::control
