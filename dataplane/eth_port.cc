@@ -1,0 +1,99 @@
+#include "dataplane/eth_port.h"
+
+#include <rte_bus.h>
+#include <rte_dev.h>
+#include <rte_errno.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace fe::dp {
+
+namespace {
+
+std::string DpdkError(int ret) { return rte_strerror(ret < 0 ? -ret : ret); }
+
+// The device name is the part of the arguments before the first comma, and the ethdev of a
+// virtual or PCI device carries that name.
+std::string DeviceName(const std::string& device_args) {
+  return device_args.substr(0, device_args.find(','));
+}
+
+}  // namespace
+
+StatusOr<std::unique_ptr<EthPort>> EthPort::Open(const EthPortParams& params,
+                                                 rte_mempool* rx_pool) {
+  const std::string name = DeviceName(params.device_args);
+  if (name.empty()) return Status::Error("empty device arguments");
+  uint16_t port_id = 0;
+  bool probed = false;
+  if (rte_eth_dev_get_port_by_name(name.c_str(), &port_id) != 0) {
+    const int ret = rte_dev_probe(params.device_args.c_str());
+    if (ret < 0) {
+      return Status::Error("cannot probe device \"" + params.device_args + "\": " + DpdkError(ret) +
+                           " (a virtual device's interface must exist; a PCI device must be "
+                           "bound to a DPDK-capable driver and EAL started without --no-pci)");
+    }
+    probed = true;
+    if (rte_eth_dev_get_port_by_name(name.c_str(), &port_id) != 0) {
+      return Status::Error("device \"" + params.device_args + "\" probed but has no ethdev port");
+    }
+  }
+  std::unique_ptr<EthPort> port(new EthPort(port_id, name, probed));
+
+  rte_eth_dev_info info;
+  int ret = rte_eth_dev_info_get(port_id, &info);
+  if (ret != 0) return Status::Error(name + ": cannot read device info: " + DpdkError(ret));
+  rte_eth_conf conf;
+  std::memset(&conf, 0, sizeof(conf));
+  ret = rte_eth_dev_configure(port_id, 1, 1, &conf);
+  if (ret != 0) return Status::Error(name + ": cannot configure: " + DpdkError(ret));
+  uint16_t rx_desc = params.rx_descriptors;
+  uint16_t tx_desc = params.tx_descriptors;
+  ret = rte_eth_dev_adjust_nb_rx_tx_desc(port_id, &rx_desc, &tx_desc);
+  if (ret != 0) return Status::Error(name + ": descriptor counts refused: " + DpdkError(ret));
+  const int socket = rte_eth_dev_socket_id(port_id);
+  const unsigned socket_id = socket < 0 ? SOCKET_ID_ANY : static_cast<unsigned>(socket);
+  ret = rte_eth_rx_queue_setup(port_id, 0, rx_desc, socket_id, nullptr, rx_pool);
+  if (ret != 0) return Status::Error(name + ": rx queue setup failed: " + DpdkError(ret));
+  ret = rte_eth_tx_queue_setup(port_id, 0, tx_desc, socket_id, nullptr);
+  if (ret != 0) return Status::Error(name + ": tx queue setup failed: " + DpdkError(ret));
+  ret = rte_eth_dev_start(port_id);
+  if (ret != 0) return Status::Error(name + ": cannot start: " + DpdkError(ret));
+  port->started_ = true;
+  // Some virtual devices (net_null, net_ring) have no promiscuous mode and always accept
+  // everything; only a device that has one and refuses it is an error.
+  ret = rte_eth_promiscuous_enable(port_id);
+  if (ret != 0 && ret != -ENOTSUP) {
+    return Status::Error(name + ": cannot enable promiscuous mode: " + DpdkError(ret));
+  }
+  rte_eth_macaddr_get(port_id, &port->mac_);
+  return port;
+}
+
+EthPort::~EthPort() {
+  for (uint16_t i = 0; i < tx_count_; ++i) rte_pktmbuf_free(tx_buffer_[i]);
+  tx_count_ = 0;
+  if (started_) rte_eth_dev_stop(port_id_);
+  rte_eth_dev_info info;
+  rte_device* dev = rte_eth_dev_info_get(port_id_, &info) == 0 ? info.device : nullptr;
+  rte_eth_dev_close(port_id_);
+  if (probed_ && dev != nullptr) rte_dev_remove(dev);
+}
+
+void EthPort::Flush() {
+  if (tx_count_ == 0) return;
+  const uint16_t sent = rte_eth_tx_burst(port_id_, 0, tx_buffer_.data(), tx_count_);
+  counters_.tx_packets += sent;
+  for (uint16_t i = sent; i < tx_count_; ++i) rte_pktmbuf_free(tx_buffer_[i]);
+  counters_.tx_dropped += tx_count_ - sent;
+  tx_count_ = 0;
+}
+
+uint64_t EthPort::DeviceRxMissed() const {
+  rte_eth_stats stats;
+  if (rte_eth_stats_get(port_id_, &stats) != 0) return 0;
+  return stats.imissed + stats.rx_nombuf;
+}
+
+}  // namespace fe::dp
