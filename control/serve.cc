@@ -1,0 +1,254 @@
+#include "control/serve.h"
+
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+
+#include <filesystem>
+#include <memory>
+#include <regex>
+#include <sstream>
+#include <unordered_set>
+
+#include "congestion/dscp_map.h"
+#include "control/emulation.h"
+#include "control/report_writer.h"
+#include "control/serve_summary.h"
+#include "control/stop_signals.h"
+#include "dataplane/eal.h"
+#include "dataplane/eth_port.h"
+#include "dataplane/external_host.h"
+#include "dataplane/packet.h"
+#include "dataplane/realtime_loop.h"
+#include "dataplane/tsc_clock.h"
+
+namespace fe::control {
+
+namespace {
+
+// Real frames are stored whole: room for a 9216-byte jumbo frame, the usual maximum of datacenter
+// switches, so any MTU a lab sets fits one mbuf.
+constexpr uint16_t kRxDataRoomBytes = 9216 + RTE_PKTMBUF_HEADROOM;
+// Enough for the devices' rx rings, the uplink queues (1 MiB each) and what the fabric holds.
+constexpr uint32_t kRxPoolMbufs = 16383;
+constexpr Time kBehindThreshold = Time::FromUs(100);
+
+bool IsPciAddress(const std::string& device_args) {
+  static const std::regex kPci("^([0-9a-fA-F]{4}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\\.[0-7](,.*)?$");
+  return std::regex_match(device_args, kPci);
+}
+
+std::vector<std::string> SplitWords(const std::string& s) {
+  std::istringstream in(s);
+  std::vector<std::string> words;
+  for (std::string w; in >> w;) words.push_back(w);
+  return words;
+}
+
+std::string Join(const std::vector<std::string>& words) {
+  std::string s;
+  for (const std::string& w : words) s += (s.empty() ? "" : " ") + w;
+  return s;
+}
+
+struct MempoolDeleter {
+  void operator()(rte_mempool* p) const { rte_mempool_free(p); }
+};
+using PoolPtr = std::unique_ptr<rte_mempool, MempoolDeleter>;
+
+cong::DscpMapConfig ScenarioDscpMap(const fabric_emu::Scenario& scenario) {
+  cong::DscpMapParams params;
+  for (const auto& e : scenario.switch_().dscp_to_priority()) {
+    params.entries.push_back({.dscp = e.dscp(), .priority = e.priority()});
+  }
+  // The scenario replaces single rows: a later entry for the same DSCP wins.
+  std::vector<cong::DscpMapParams::Entry> unique;
+  for (auto it = params.entries.rbegin(); it != params.entries.rend(); ++it) {
+    bool seen = false;
+    for (const auto& u : unique) seen = seen || u.dscp == it->dscp;
+    if (!seen) unique.push_back(*it);
+  }
+  params.entries = unique;
+  StatusOr<cong::DscpMapConfig> config = cong::Compile(params);
+  return config.ok() ? *config : cong::DscpMapConfig{};  // validated with the scenario
+}
+
+// Everything that must be gone before the pools can be counted and freed, in teardown order.
+struct Attached {
+  std::vector<std::unique_ptr<dp::ExternalHost>> hosts;
+  std::vector<std::unique_ptr<dp::EthPort>> ports;
+};
+
+// Frees what is still queued anywhere; returns how many mbufs that was.
+uint64_t Teardown(Attached* a, Emulation* e, std::vector<ServePortReport>* reports) {
+  uint64_t freed = 0;
+  for (size_t i = 0; i < a->hosts.size(); ++i) {
+    (*reports)[i].host_side = a->hosts[i]->counters();
+    (*reports)[i].device = a->ports[i]->counters();
+    (*reports)[i].device_rx_missed = a->ports[i]->DeviceRxMissed();
+    freed += a->hosts[i]->DrainAll();
+  }
+  a->ports.clear();  // stops the devices: their rings give back every mbuf
+  const auto& nodes = e->graph.nodes();
+  for (topo::NodeId n = 0; n < nodes.size(); ++n) {
+    for (uint16_t p = 0; p < nodes[n].links.size(); ++p) freed += e->fabric->port(n, p).DrainAll();
+  }
+  return freed;
+}
+
+}  // namespace
+
+std::vector<std::string> DefaultServeEalArgs(const fabric_emu::Scenario& scenario) {
+  std::vector<std::string> args = {"-l",   "0",           "--no-huge",     "-m",
+                                   "1024", "--no-shconf", "--no-telemetry"};
+  bool any_pci = false;
+  for (const auto& p : scenario.realtime().port()) {
+    if (IsPciAddress(p.device_args())) {
+      any_pci = true;
+      args.push_back("-a");
+      args.push_back(p.device_args());
+    } else {
+      args.push_back("--vdev");
+      args.push_back(p.device_args());
+    }
+  }
+  if (!any_pci) args.push_back("--no-pci");
+  return args;
+}
+
+int RunServe(const fabric_emu::Scenario& scenario, const ServeOptions& options) {
+  std::ostream null_log(nullptr);
+  std::ostream& log = options.log != nullptr ? *options.log : null_log;
+  auto fail = [&log](const std::string& why) {
+    log << "serve: " << why << "\n";
+    return 1;
+  };
+
+  // Before the EAL starts its threads, so they inherit the blocked mask.
+  StopSignals stop;
+  if (!stop.ok()) return fail("cannot watch SIGINT/SIGTERM");
+
+  std::vector<std::string> eal_args = SplitWords(scenario.realtime().eal_args());
+  if (eal_args.empty()) {
+    eal_args = DefaultServeEalArgs(scenario);
+    log << "serve: no EAL arguments given; using: " << Join(eal_args) << "\n";
+  }
+  dp::EalOptions eal;
+  eal.raw_args = eal_args;
+  if (Status s = dp::InitEal(eal); !s.ok()) return fail(s.message());
+
+  // The fabric without traffic, then the scenario's messages less those from or to a real host:
+  // a real host has no emulated NIC to send them or to acknowledge them.
+  const uint64_t seed = scenario.run().seed();
+  fabric_emu::Scenario no_traffic = scenario;
+  no_traffic.clear_traffic();
+  StatusOr<std::unique_ptr<Emulation>> built =
+      BuildEmulation(no_traffic, seed, options.scenario_dir);
+  if (!built.ok()) return fail(built.status().message());
+  Emulation& e = **built;
+  std::unordered_set<uint32_t> real_hosts;
+  for (const auto& p : scenario.realtime().port())
+    real_hosts.insert(static_cast<uint32_t>(p.host()));
+  StatusOr<std::vector<dp::MessageSpec>> all =
+      BuildMessages(scenario, e.graph, seed, options.scenario_dir);
+  if (!all.ok()) return fail(all.status().message());
+  std::vector<dp::MessageSpec> emulated;
+  for (const dp::MessageSpec& m : *all) {
+    if (!real_hosts.contains(m.src_host) && !real_hosts.contains(m.dst_host)) emulated.push_back(m);
+  }
+  if (Status s = e.fabric->AddMessages(emulated); !s.ok()) return fail(s.message());
+  if (emulated.size() < all->size()) {
+    log << "serve: " << all->size() - emulated.size()
+        << " scenario messages are from or to a real host and are left out\n";
+  }
+
+  PoolPtr rx_pool(rte_pktmbuf_pool_create("fe_rt_rx", kRxPoolMbufs, 256, dp::kPacketPrivBytes,
+                                          kRxDataRoomBytes, SOCKET_ID_ANY));
+  if (rx_pool == nullptr) return fail("cannot create the receive mbuf pool");
+
+  const cong::DscpMapConfig dscp_map = ScenarioDscpMap(scenario);
+  Attached attached;
+  std::vector<dp::RealtimeAttachment> attachments;
+  std::vector<ServePortReport> port_reports;
+  for (const auto& p : scenario.realtime().port()) {
+    StatusOr<std::unique_ptr<dp::EthPort>> port =
+        dp::EthPort::Open(dp::EthPortParams{.device_args = p.device_args()}, rx_pool.get());
+    if (!port.ok()) return fail(port.status().message());
+    dp::ExternalHostParams hp;
+    hp.host = static_cast<uint32_t>(p.host());
+    hp.num_hosts = static_cast<uint32_t>(e.graph.num_hosts());
+    hp.dscp_map = dscp_map;
+    auto host = std::make_unique<dp::ExternalHost>(hp);
+    host->ConnectUplink(&e.fabric->AttachExternal(hp.host, host.get()));
+    attachments.push_back({port->get(), host.get()});
+    attached.ports.push_back(std::move(port).value());
+    attached.hosts.push_back(std::move(host));
+    ServePortReport r;
+    r.device_args = p.device_args();
+    r.host = hp.host;
+    port_reports.push_back(r);
+    log << "serve: port " << p.device_args() << " is host " << hp.host << "\n";
+  }
+
+  dp::RealtimeLoopParams lp;
+  if (scenario.run().stop_ns() > 0) lp.duration = TimeFromNs(scenario.run().stop_ns());
+  lp.behind_threshold = kBehindThreshold;
+  lp.stop_requested = [&stop] { return stop.Requested(); };
+  if (scenario.run().progress()) {
+    lp.on_progress = [&log](const dp::RealtimeProgress& p) {
+      log << ServeProgressLine(p, kBehindThreshold) << std::flush;
+    };
+  }
+  // A second EAL lcore, if the EAL has one, polls the devices.
+  const unsigned io = rte_get_next_lcore(-1, 1, 0);
+  if (io < RTE_MAX_LCORE) lp.io_lcore = static_cast<int>(io);
+  log << "serve: running" << (lp.io_lcore >= 0 ? " (I/O on lcore " + std::to_string(io) + ")" : "")
+      << "; Ctrl-C stops\n";
+
+  ServeReport report;
+  {
+    const dp::TscClock clock;  // emulated time 0 is now
+    dp::RealtimeLoop loop(&e.sched, &clock, attachments, lp);
+    StatusOr<dp::RealtimeStats> stats = loop.Run();
+    if (!stats.ok()) return fail(stats.status().message());
+    report.loop = *stats;
+  }
+  report.mbufs_freed_at_teardown = Teardown(&attached, &e, &port_reports);
+  report.fabric_pool_in_use = e.fabric->mbufs_in_use();
+  report.rx_pool_in_use = rte_mempool_in_use_count(rx_pool.get());
+
+  report.scenario_name = scenario.name();
+  report.seed = seed;
+  report.hosts = e.graph.num_hosts();
+  report.switches = e.graph.num_switches();
+  report.eal_args = eal_args;
+  report.two_lcores = lp.io_lcore >= 0;
+  report.stopped_by = report.loop.stopped_by_request ? "signal" : "duration";
+  report.behind_threshold = kBehindThreshold;
+  report.ports = port_reports;
+  report.fabric = e.fabric->Totals();
+  report.messages = e.fabric->messages().size();
+  report.messages_delivered = e.fabric->messages_delivered();
+  report.messages_left_out = all->size() - emulated.size();
+
+  std::error_code ec;
+  std::filesystem::create_directories(options.out_dir, ec);
+  const std::string path = options.out_dir + "/summary.json";
+  if (Status s = WriteFile(path, ServeSummaryJson(report)); !s.ok()) return fail(s.message());
+  const dp::LatenessHistogram& h = report.loop.lateness;
+  log << "serve: stopped by " << report.stopped_by << " after " << report.loop.elapsed.seconds()
+      << " s; lateness p50 " << h.QuantileNs(0.5) << " ns, p99 " << h.QuantileNs(0.99)
+      << " ns, max " << h.max_ns() << " ns over " << h.count() << " events\n";
+  if (report.loop.fell_behind()) {
+    log << "serve: FELL BEHIND real time: " << report.loop.events_behind << " events ran more than "
+        << kBehindThreshold.ns() / 1000
+        << " us late; emulated delays were longer than the scenario says\n";
+  }
+  if (report.fabric_pool_in_use + report.rx_pool_in_use != 0) {
+    log << "serve: " << report.fabric_pool_in_use + report.rx_pool_in_use
+        << " mbufs were not returned to their pools (a leak)\n";
+  }
+  log << "serve: wrote " << path << "\n";
+  return 0;
+}
+
+}  // namespace fe::control

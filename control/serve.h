@@ -1,0 +1,31 @@
+// Real-time mode, `fabric-emu serve SCENARIO`: the scenario's fabric in real time, with the real
+// hosts behind the realtime.port devices taking the place of emulated hosts, the scenario's
+// emulated traffic running alongside, until run.stop_ns of real time has passed (0: until
+// SIGINT or SIGTERM). Writes summary.json to the output directory on the way out.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "proto/scenario.pb.h"
+
+namespace fe::control {
+
+struct ServeOptions {
+  std::string out_dir;             // created if missing; summary.json goes here
+  std::string scenario_dir = ".";  // relative paths inside the scenario start here
+  std::ostream* log = nullptr;     // progress and notices (stderr in the CLI); none if null
+};
+
+// The EAL arguments serve uses when realtime.eal_args is empty: no hugepages, no shared files,
+// one lcore, and --no-pci unless a port is a PCI device (which is then allow-listed with -a).
+std::vector<std::string> DefaultServeEalArgs(const fabric_emu::Scenario& scenario);
+
+// Runs the scenario, already validated (with the command line's overrides applied). Blocks
+// SIGINT and SIGTERM for the whole process while it runs (they stop the loop instead) and must be
+// the first to start the EAL. Returns the process exit status: 0, or 1 when the run failed (the
+// reason is on `log`).
+int RunServe(const fabric_emu::Scenario& scenario, const ServeOptions& options);
+
+}  // namespace fe::control
