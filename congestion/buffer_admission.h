@@ -1,0 +1,140 @@
+// The shared-buffer MMU of a switch (Broadcom-style, as modelled by the DCQCN/HPCC ns-3 switches
+// and configured by SONiC): one buffer of total_bytes split into
+//   - reserved space: a guaranteed minimum per (ingress port, PG) for lossless priorities and
+//     per (egress port, queue) for lossy ones;
+//   - PFC headroom: per (ingress port, lossless PG), holding what arrives after XOFF;
+//   - a shared pool: the rest, drawn on by dynamic thresholds.
+// A lossless priority is accounted at ingress: its PG fills its reserve, then the shared pool up
+// to the XOFF threshold (static, or alpha x free shared bytes), then its headroom; it is never
+// dropped while headroom remains. A lossy priority is accounted at egress: its queue fills its
+// reserve, then the shared pool up to alpha x free shared bytes, and is dropped beyond. Each
+// side also keeps the other side's byte counts, for reporting.
+//
+// Pure bookkeeping: the switch calls Admit on arrival, Release when the packet leaves the queue
+// and PfcCheck after either for that (ingress port, priority), and sends the frames it is told.
+#pragma once
+
+#include <array>
+#include <cassert>
+#include <cstdint>
+#include <vector>
+
+#include "congestion/dscp_map.h"
+#include "congestion/pfc.h"
+#include "core/status.h"
+
+namespace fe::cong {
+
+struct PriorityBufferParams {
+  bool lossless = false;
+  // Dynamic threshold: the queue (lossy) or the PG with a dynamic XOFF (lossless) may hold up to
+  // alpha x (free shared bytes) of the pool. In [1/65536, 64]; Broadcom's dynamic_th n is 2^n.
+  double alpha = 1.0;
+  // Guaranteed bytes, per (egress port, queue) for a lossy priority and per (ingress port, PG)
+  // for a lossless one.
+  int64_t reserved_bytes = 0;
+  PfcThresholdParams pfc = {};  // lossless priorities only
+};
+
+// Priority 3 (RoCE, see dscp_map.h) lossless, the rest lossy.
+inline std::array<PriorityBufferParams, kNumPriorities> DefaultPriorityBufferParams() {
+  std::array<PriorityBufferParams, kNumPriorities> priorities{};
+  priorities[3].lossless = true;
+  return priorities;
+}
+
+struct BufferParams {
+  int64_t total_bytes = 16 * 1024 * 1024;
+  int num_ports = 0;
+  std::array<PriorityBufferParams, kNumPriorities> priorities = DefaultPriorityBufferParams();
+  // Headroom of each lossless PG of an ingress port, by port: ComputeHeadroomBytes() of that
+  // port's link. Needs num_ports entries when any priority is lossless.
+  std::vector<int64_t> headroom_bytes;
+};
+
+struct BufferConfig {
+  struct Priority {
+    bool lossless = false;
+    uint32_t alpha_q16 = 0;  // alpha in units of 2^-16
+    int64_t reserved_bytes = 0;
+    PfcThresholdConfig pfc;
+  };
+  int num_ports = 0;
+  int64_t total_bytes = 0;
+  int64_t shared_bytes = 0;  // total - all reserves - all headrooms
+  std::array<Priority, kNumPriorities> priorities;
+  std::vector<int64_t> headroom_bytes;  // by ingress port
+};
+
+// Refuses, naming the fields: out-of-range values, pfc thresholds that contradict, and a buffer
+// smaller than its reserves plus headrooms.
+StatusOr<BufferConfig> Compile(const BufferParams& params);
+
+enum class AdmitVerdict : uint8_t {
+  kAdmit,            // into reserved or shared space
+  kAdmitToHeadroom,  // lossless PG past its XOFF threshold (or the pool is full)
+  kDropQueueLimit,   // lossy queue at its dynamic limit, or the shared pool is full
+  // Lossless PG whose headroom is full: only a headroom sized too small for the link lets this
+  // happen, so it is counted apart from every other drop.
+  kDropHeadroomOverflow,
+};
+
+constexpr bool Admitted(AdmitVerdict v) { return v <= AdmitVerdict::kAdmitToHeadroom; }
+
+enum class PfcAction : uint8_t { kNone, kSendXoff, kSendXon };
+
+class BufferAdmission {
+ public:
+  // Ingress accounting of one (ingress port, priority).
+  struct PgUsage {
+    int64_t bytes = 0;           // reserved + shared (lossless); all bytes (lossy)
+    int64_t headroom_bytes = 0;  // lossless only
+    int64_t peak_bytes = 0;      // max of bytes + headroom_bytes
+    bool xoff = false;           // XOFF sent and not yet followed by XON
+  };
+  // Egress accounting of one (egress port, queue).
+  struct QueueUsage {
+    int64_t bytes = 0;
+    int64_t peak_bytes = 0;
+  };
+
+  explicit BufferAdmission(BufferConfig config);
+
+  // On arrival of a packet of `bytes` from in_port, to be queued on (out_port, prio). On a drop
+  // verdict nothing is charged.
+  AdmitVerdict Admit(uint16_t in_port, uint16_t out_port, uint8_t prio, uint32_t bytes);
+  // When an admitted packet leaves its queue (same arguments as its Admit). A lossless PG gives
+  // back headroom first, then shared, then reserved bytes.
+  void Release(uint16_t in_port, uint16_t out_port, uint8_t prio, uint32_t bytes);
+  // Edge-triggered XOFF/XON of a lossless PG: kSendXoff when it enters its headroom or reaches
+  // its XOFF threshold, kSendXon when its headroom is empty and its shared use is at or below
+  // XON; kNone otherwise and always for lossy priorities. Call after Admit and Release.
+  PfcAction PfcCheck(uint16_t in_port, uint8_t prio);
+
+  const PgUsage& pg(uint16_t in_port, uint8_t prio) const { return pgs_[Index(in_port, prio)]; }
+  const QueueUsage& queue(uint16_t out_port, uint8_t prio) const {
+    return queues_[Index(out_port, prio)];
+  }
+  int64_t shared_used_bytes() const { return shared_used_bytes_; }
+  int64_t used_bytes() const { return used_bytes_; }  // everything admitted, headroom included
+  // The thresholds as they stand now (they move with the free shared bytes).
+  int64_t XoffThresholdBytes(uint8_t prio) const;
+  // alpha x free shared bytes: the most shared bytes a lossy queue of prio may hold.
+  int64_t QueueLimitBytes(uint8_t prio) const;
+  const BufferConfig& config() const { return config_; }
+
+ private:
+  size_t Index(uint16_t port, uint8_t prio) const {
+    assert(port < config_.num_ports && prio < kNumPriorities);
+    return size_t{port} * kNumPriorities + prio;
+  }
+  int64_t FreeSharedBytes() const { return config_.shared_bytes - shared_used_bytes_; }
+
+  BufferConfig config_;
+  std::vector<PgUsage> pgs_;        // by (ingress port, priority)
+  std::vector<QueueUsage> queues_;  // by (egress port, priority)
+  int64_t shared_used_bytes_ = 0;
+  int64_t used_bytes_ = 0;
+};
+
+}  // namespace fe::cong
