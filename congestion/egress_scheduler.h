@@ -1,0 +1,55 @@
+// Egress scheduling over a port's eight queues: strict-priority queues first (the highest index
+// wins), then deficit weighted round robin among the others (Shreedhar and Varghese, "Efficient
+// Fair Queueing Using Deficit Round Robin", 1995): each visit credits a queue its quantum, it
+// sends while its head packet fits its deficit, and over time the queues' byte shares follow
+// their quanta. A DWRR queue that is not eligible (empty or PFC-paused) when a pick is made loses
+// its deficit, as DRR does for an empty queue: a paused queue banks no credit to burst with later.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "congestion/dscp_map.h"
+#include "core/status.h"
+
+namespace fe::cong {
+
+struct EgressQueueParams {
+  bool strict = false;
+  // DWRR weight: bytes credited per round. At or above the largest frame, Pick finishes within
+  // one pass over the queues.
+  int64_t quantum_bytes = 9216;
+};
+
+struct EgressSchedulerParams {
+  // Queue i holds priority i. Default: queues 6 (CNPs) and 7 strict, the rest DWRR with equal
+  // quanta.
+  std::array<EgressQueueParams, kNumPriorities> queues = {
+      {{}, {}, {}, {}, {}, {}, {.strict = true}, {.strict = true}}};
+};
+
+struct EgressSchedulerConfig {
+  uint8_t strict_mask = 0;
+  uint8_t dwrr_mask = 0;
+  std::array<uint32_t, kNumPriorities> quantum_bytes{};
+};
+
+// Refuses a DWRR quantum outside [1, 2^24], naming the field.
+StatusOr<EgressSchedulerConfig> Compile(const EgressSchedulerParams& params);
+
+// Round-robin state of one egress port.
+class EgressScheduler {
+ public:
+  // eligible_mask: bit i set when queue i has a packet and may send (not paused). head_bytes[i]:
+  // size of queue i's head packet, read for eligible DWRR queues only. Returns the queue to serve
+  // next, or -1 if none is eligible. The choice is committed: the caller sends that head packet.
+  int Pick(const EgressSchedulerConfig& config, uint8_t eligible_mask,
+           const std::array<uint32_t, kNumPriorities>& head_bytes);
+
+ private:
+  std::array<uint32_t, kNumPriorities> deficit_bytes_{};
+  uint8_t current_ = 0;    // DWRR queue being visited
+  bool credited_ = false;  // current_ has received its quantum for this visit
+};
+
+}  // namespace fe::cong
