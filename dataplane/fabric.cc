@@ -13,8 +13,6 @@ namespace fe::dp {
 StatusOr<std::unique_ptr<Fabric>> Fabric::Create(const topo::Graph& graph,
                                                  const topo::RouteTable& routes,
                                                  const FabricParams& params, Scheduler* sched) {
-  if (params.nic.mtu_payload_bytes == 0) return Status::Error("nic mtu_payload_bytes must be > 0");
-  if (params.nic.ack_every_packets == 0) return Status::Error("nic ack_every_packets must be > 0");
   std::unique_ptr<Fabric> f(new Fabric(graph, routes, params, sched));
 
   // Pool names are process-wide in DPDK; the fabric's address keeps them unique.
@@ -50,7 +48,9 @@ StatusOr<std::unique_ptr<Fabric>> Fabric::Create(const topo::Graph& graph,
       }
       const auto host = static_cast<uint32_t>(graph.HostIndex(n));
       EgressPort* p = &f->ports_[f->first_port_[n]];
-      f->nics_[host] = std::make_unique<Nic>(host, sched, p, f->pool_, &f->messages_, params.nic);
+      StatusOr<NicConfig> config = CompileNicParams(params.nic, p->rate());
+      if (!config.ok()) return config.status();
+      f->nics_[host] = std::make_unique<Nic>(host, sched, p, f->pool_, &f->messages_, *config);
       p->SetSource(f->nics_[host].get());
       receiver[n] = f->nics_[host].get();
     } else {
@@ -137,6 +137,12 @@ FabricTotals Fabric::Totals() const {
     t.payload_bytes_sent += c.payload_bytes_sent;
     t.payload_bytes_received += c.payload_bytes_received;
     t.acks_sent += c.acks_sent;
+    t.retransmitted_packets += c.retransmitted_packets;
+    t.retransmitted_bytes += c.retransmitted_bytes;
+    t.retransmit_timeouts += c.retransmit_timeouts;
+    t.naks_sent += c.naks_sent;
+    t.cnps_sent += c.cnps_sent;
+    t.cnps_received += c.cnps_received;
     t.alloc_failures += c.alloc_failures;
     add_drops(c.drops);
   }

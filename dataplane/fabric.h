@@ -38,6 +38,12 @@ struct FabricTotals {
   uint64_t payload_bytes_sent = 0;
   uint64_t payload_bytes_received = 0;
   uint64_t acks_sent = 0;
+  uint64_t retransmitted_packets = 0;  // included in data_packets_sent
+  uint64_t retransmitted_bytes = 0;    // payload, included in payload_bytes_sent
+  uint64_t retransmit_timeouts = 0;
+  uint64_t naks_sent = 0;
+  uint64_t cnps_sent = 0;
+  uint64_t cnps_received = 0;
   uint64_t alloc_failures = 0;
   DropCounters drops;
 };

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "congestion/cnp_pacer.h"
+#include "congestion/dcqcn.h"
 #include "core/units.h"
 
 namespace fe::dp {
@@ -27,11 +29,25 @@ struct MessageState {
   uint32_t packets_total = 0;
   uint16_t udp_src_port = 0;
   // Sender side.
-  uint32_t next_psn = 0;  // next packet to send
-  uint32_t acked_packets = 0;
+  uint32_t next_psn = 0;       // next packet to send; go-back-N rewinds it
+  uint32_t max_psn_sent = 0;   // one past the highest PSN ever sent: below it, a send is a resend
+  uint32_t acked_packets = 0;  // cumulative: every PSN below it is acknowledged
+  bool in_send_queue = false;  // the NIC holds it in its ready queue or pacing heap
+  Time retransmit_deadline = Time::Infinite();  // Infinite: nothing unacknowledged
+  uint32_t retransmit_generation = 0;           // an RTO event of another generation is stale
+  uint64_t retransmitted_packets = 0;
+  uint64_t retransmitted_bytes = 0;  // payload
+  uint64_t cnps_received = 0;
+  // Sender congestion control (DCQCN reaction point), used when the NIC runs it.
+  cong::DcqcnState dcqcn;
+  Time next_send;                          // pacing: earliest start of the QP's next packet
+  Time dcqcn_timer_at = Time::Infinite();  // the one DCQCN event scheduled, if any
+  uint32_t dcqcn_generation = 0;           // a DCQCN event of another generation is stale
   // Receiver side.
   uint32_t expected_psn = 0;
   uint32_t packets_since_ack = 0;
+  bool nak_outstanding = false;   // a NAK went out for the current gap; cleared when it fills
+  cong::CnpPacerState cnp_pacer;  // notification point: when this QP may send its next CNP
   uint64_t bytes_delivered = 0;
   Time delivered_at = Time::Infinite();  // last byte at the receiver
   Time completed_at = Time::Infinite();  // last ACK at the sender

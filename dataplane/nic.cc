@@ -3,13 +3,26 @@
 #include <rte_byteorder.h>
 #include <rte_ip.h>
 
-#include "dataplane/packet.h"
+#include <algorithm>
+#include <functional>
+#include <string>
 
 namespace fe::dp {
 
 namespace {
 
 constexpr uint8_t kDscpAck = 26;  // ACKs ride the data class, as RoCE NICs send them
+constexpr uint8_t kAckQueue = 3;
+// NVIDIA's cnp_dscp / cnp_802p_prio defaults: CNPs get their own, higher class so a congested
+// data queue does not delay the signal that relieves it.
+constexpr uint8_t kDscpCnp = 48;
+constexpr uint8_t kCnpQueue = 6;
+
+// Event argument: timer kind (2 bits) | generation (38 bits) | message id (24 bits).
+constexpr int kIdBits = 24;
+constexpr int kGenerationBits = 38;
+constexpr uint64_t kIdMask = (uint64_t{1} << kIdBits) - 1;
+constexpr uint64_t kGenerationMask = (uint64_t{1} << kGenerationBits) - 1;
 
 bool IsData(uint8_t opcode) {
   return opcode == static_cast<uint8_t>(BthOpcode::kRcSendFirst) ||
@@ -25,29 +38,138 @@ uint32_t RocePayloadBytes(const rte_mbuf* m) {
   return total > kOverhead ? total - kOverhead : 0;
 }
 
+// The AETH syndrome of an acknowledge packet, or 0xff when the frame has no AETH.
+uint8_t AethSyndrome(const rte_mbuf* m) {
+  if (rte_pktmbuf_data_len(m) < kRoceHeadersBytes + kAethBytes) return 0xff;
+  return *rte_pktmbuf_mtod_offset(m, const uint8_t*, kRoceHeadersBytes);
+}
+
 }  // namespace
 
+StatusOr<NicConfig> CompileNicParams(const NicParams& params, Rate port_rate) {
+  if (params.mtu_payload_bytes == 0) return Status::Error("nic.mtu_payload_bytes: must be > 0");
+  if (params.ack_every_packets == 0) return Status::Error("nic.ack_every_packets: must be > 0");
+  if (params.retransmit_timeout <= Time::Zero()) {
+    return Status::Error("nic.retransmit_timeout: must be > 0");
+  }
+  NicConfig c;
+  c.mtu_payload_bytes = params.mtu_payload_bytes;
+  c.ack_every_packets = params.ack_every_packets;
+  c.retransmit_timeout = params.retransmit_timeout;
+  StatusOr<cong::CnpPacerConfig> pacer = cong::Compile(params.cnp_pacer);
+  if (!pacer.ok()) return Status::Error("nic." + pacer.status().message());
+  c.cnp_pacer = *pacer;
+  c.cc = params.cc;
+  if (params.cc == CongestionControl::kDcqcn) {
+    cong::DcqcnParams d = params.dcqcn;
+    d.line_rate = port_rate;
+    StatusOr<cong::DcqcnConfig> dcqcn = cong::Compile(d);
+    if (!dcqcn.ok()) return Status::Error("nic." + dcqcn.status().message());
+    c.dcqcn = *dcqcn;
+  }
+  return c;
+}
+
 Nic::Nic(uint32_t host, Scheduler* sched, EgressPort* port, rte_mempool* pool,
-         MessageTable* messages, const NicParams& params)
-    : host_(host), sched_(sched), port_(port), pool_(pool), messages_(messages), params_(params) {}
+         MessageTable* messages, const NicConfig& config)
+    : host_(host),
+      sched_(sched),
+      port_(port),
+      pool_(pool),
+      messages_(messages),
+      config_(config),
+      paced_(config.cc == CongestionControl::kDcqcn) {}
 
-void Nic::ScheduleMessage(uint32_t id) { sched_->At((*messages_)[id].spec.start, this, id); }
+uint64_t Nic::EventArg(Timer t, uint64_t generation, uint32_t id) {
+  return (static_cast<uint64_t>(t) << (kIdBits + kGenerationBits)) |
+         ((generation & kGenerationMask) << kIdBits) | id;
+}
 
-void Nic::OnEvent(uint64_t message_id) {
-  active_.push(static_cast<uint32_t>(message_id));
-  port_->Kick();
+void Nic::ScheduleMessage(uint32_t id) {
+  sched_->At((*messages_)[id].spec.start, this, EventArg(Timer::kStart, 0, id));
+}
+
+void Nic::OnEvent(uint64_t arg) {
+  const auto id = static_cast<uint32_t>(arg & kIdMask);
+  const uint64_t generation = (arg >> kIdBits) & kGenerationMask;
+  switch (static_cast<Timer>(arg >> (kIdBits + kGenerationBits))) {
+    case Timer::kStart: {
+      MessageState& msg = (*messages_)[id];
+      if (paced_) msg.dcqcn = cong::InitialState(config_.dcqcn);
+      msg.next_send = sched_->Now();
+      Enqueue(id);
+      port_->Kick();
+      return;
+    }
+    case Timer::kRetransmit:
+      return OnRetransmitTimer(id, static_cast<uint32_t>(generation));
+    case Timer::kDcqcn:
+      return OnDcqcnTimer(id, static_cast<uint32_t>(generation));
+    case Timer::kWakeup:
+      if (generation != (wakeup_generation_ & kGenerationMask)) return;
+      wakeup_at_ = Time::Infinite();
+      port_->Kick();
+      return;
+  }
+}
+
+void Nic::Enqueue(uint32_t id) {
+  MessageState& msg = (*messages_)[id];
+  if (msg.in_send_queue || msg.next_psn >= msg.packets_total) return;
+  msg.in_send_queue = true;
+  if (!paced_ || msg.next_send <= sched_->Now()) {
+    ready_.push(id);
+  } else {
+    waiting_.push_back(Waiting{msg.next_send, id});
+    std::push_heap(waiting_.begin(), waiting_.end(), std::greater<>());
+  }
+}
+
+void Nic::ArmWakeup() {
+  if (waiting_.empty()) return;
+  const Time at = waiting_.front().at;
+  if (wakeup_at_ <= at) return;  // the wake-up already scheduled comes first
+  wakeup_at_ = at;
+  ++wakeup_generation_;
+  sched_->At(at, this, EventArg(Timer::kWakeup, wakeup_generation_, 0));
 }
 
 rte_mbuf* Nic::Pull() {
-  if (active_.empty()) return nullptr;
-  const uint32_t id = active_.front();
-  MessageState& msg = (*messages_)[id];
+  const Time now = sched_->Now();
+  while (!waiting_.empty() && waiting_.front().at <= now) {
+    std::pop_heap(waiting_.begin(), waiting_.end(), std::greater<>());
+    ready_.push(waiting_.back().id);
+    waiting_.pop_back();
+  }
+  // A queued QP can have nothing left when a late ACK moved next_psn past its last packet.
+  while (!ready_.empty() &&
+         (*messages_)[ready_.front()].next_psn >= (*messages_)[ready_.front()].packets_total) {
+    (*messages_)[ready_.pop()].in_send_queue = false;
+  }
+  if (ready_.empty()) {
+    ArmWakeup();
+    return nullptr;
+  }
   rte_mbuf* m = rte_pktmbuf_alloc(pool_);
   if (m == nullptr) {
     ++counters_.alloc_failures;
     return nullptr;
   }
-  active_.pop();
+  const uint32_t id = ready_.pop();
+  MessageState& msg = (*messages_)[id];
+  msg.in_send_queue = false;
+  BuildDataPacket(id, msg, m);
+  if (paced_) {
+    const int64_t wire_bytes = WireBytes(m);
+    cong::OnBytesSent(config_.dcqcn, msg.dcqcn, wire_bytes, now);
+    ArmDcqcnTimer(id, msg);
+    msg.next_send = now + msg.dcqcn.current_rate.SerializationTime(wire_bytes);
+  }
+  Enqueue(id);
+  return m;
+}
+
+void Nic::BuildDataPacket(uint32_t id, MessageState& msg, rte_mbuf* m) {
   const uint32_t psn = msg.next_psn++;
   const bool first = psn == 0;
   const bool last = msg.next_psn == msg.packets_total;
@@ -59,18 +181,66 @@ rte_mbuf* Nic::Pull() {
   } else if (last) {
     op = BthOpcode::kRcSendLast;
   }
-  const uint64_t offset = static_cast<uint64_t>(psn) * params_.mtu_payload_bytes;
+  const uint64_t offset = static_cast<uint64_t>(psn) * config_.mtu_payload_bytes;
   const uint64_t left = msg.spec.size_bytes - offset;
   const auto payload =
-      static_cast<uint32_t>(left < params_.mtu_payload_bytes ? left : params_.mtu_payload_bytes);
+      static_cast<uint32_t>(left < config_.mtu_payload_bytes ? left : config_.mtu_payload_bytes);
   const RoceFields f{
       host_, msg.spec.dst_host, msg.udp_src_port, msg.spec.dscp, kEcnEct0, op, QpnOf(id), psn,
       last};
   WriteRocePacket(m, f, payload);
   ++counters_.data_packets_sent;
   counters_.payload_bytes_sent += payload;
-  if (!last) active_.push(id);
-  return m;
+  if (psn < msg.max_psn_sent) {
+    ++msg.retransmitted_packets;
+    msg.retransmitted_bytes += payload;
+    ++counters_.retransmitted_packets;
+    counters_.retransmitted_bytes += payload;
+  } else {
+    msg.max_psn_sent = psn + 1;
+  }
+  ArmRetransmit(id, msg);
+}
+
+void Nic::ArmRetransmit(uint32_t id, MessageState& msg) {
+  if (msg.retransmit_deadline != Time::Infinite()) return;  // the pending event re-arms itself
+  msg.retransmit_deadline = sched_->Now() + config_.retransmit_timeout;
+  sched_->At(msg.retransmit_deadline, this,
+             EventArg(Timer::kRetransmit, msg.retransmit_generation, id));
+}
+
+void Nic::OnRetransmitTimer(uint32_t id, uint32_t generation) {
+  MessageState& msg = (*messages_)[id];
+  if (generation != (msg.retransmit_generation & kGenerationMask)) return;
+  const Time now = sched_->Now();
+  if (msg.retransmit_deadline > now) {
+    // ACKs moved the deadline on since this event was scheduled: follow it.
+    sched_->At(msg.retransmit_deadline, this, EventArg(Timer::kRetransmit, generation, id));
+    return;
+  }
+  ++counters_.retransmit_timeouts;
+  msg.next_psn = msg.acked_packets;
+  msg.retransmit_deadline = Time::Infinite();
+  Enqueue(id);
+  port_->Kick();
+  // Kick may have resent already (and armed a new deadline); otherwise arm it now.
+  ArmRetransmit(id, msg);
+}
+
+void Nic::ArmDcqcnTimer(uint32_t id, MessageState& msg) {
+  const Time due = cong::NextTimerDue(msg.dcqcn);
+  if (due >= msg.dcqcn_timer_at) return;  // an earlier (or the same) event is pending
+  msg.dcqcn_timer_at = due;
+  ++msg.dcqcn_generation;
+  sched_->At(due, this, EventArg(Timer::kDcqcn, msg.dcqcn_generation, id));
+}
+
+void Nic::OnDcqcnTimer(uint32_t id, uint32_t generation) {
+  MessageState& msg = (*messages_)[id];
+  if (generation != (msg.dcqcn_generation & kGenerationMask)) return;
+  msg.dcqcn_timer_at = Time::Infinite();
+  cong::OnTimer(config_.dcqcn, msg.dcqcn, sched_->Now());
+  ArmDcqcnTimer(id, msg);
 }
 
 void Nic::Drop(rte_mbuf* m, DropReason reason) {
@@ -81,60 +251,121 @@ void Nic::Drop(rte_mbuf* m, DropReason reason) {
 void Nic::Receive(uint16_t /*local_port*/, rte_mbuf* m) {
   HeaderView h;
   if (ParseHeaders(m, &h) != ParseError::kNone || !h.is_roce) return Drop(m, DropReason::kNotRoce);
-  const uint32_t message = h.dest_qp - kFirstQpn;
-  if (h.dest_qp < kFirstQpn || message >= messages_->size()) {
-    return Drop(m, DropReason::kUnknownQp);
-  }
+  const uint32_t id = h.dest_qp - kFirstQpn;
+  if (h.dest_qp < kFirstQpn || id >= messages_->size()) return Drop(m, DropReason::kUnknownQp);
   if (IsData(h.opcode)) {
-    OnData(m, message, h.psn, h.opcode);
+    OnData(m, id, h);
   } else if (h.opcode == static_cast<uint8_t>(BthOpcode::kRcAcknowledge)) {
-    OnAck(message, h.psn);
+    OnAck(m, id, h.psn);
+  } else if (h.opcode == static_cast<uint8_t>(BthOpcode::kCnp)) {
+    OnCnp(id);
   } else {
     return Drop(m, DropReason::kNotRoce);
   }
   rte_pktmbuf_free(m);
 }
 
-void Nic::OnData(rte_mbuf* m, uint32_t message, uint32_t psn, uint8_t opcode) {
-  MessageState& msg = (*messages_)[message];
+void Nic::OnData(rte_mbuf* m, uint32_t id, const HeaderView& h) {
+  MessageState& msg = (*messages_)[id];
   ++counters_.data_packets_received;
-  if (psn != msg.expected_psn) {
+  if (h.ecn == kEcnCe) {
+    ++counters_.ce_marked_received;
+    if (cong::ShouldSendCnp(config_.cnp_pacer, msg.cnp_pacer, sched_->Now())) SendCnp(msg);
+  }
+  if (h.psn > msg.expected_psn) {
+    // Go-back-N: the packets past a gap are discarded, and one NAK per gap names the first
+    // missing PSN (IBA 9.7.5.1.2: a NAK's BTH PSN is the PSN the responder expects).
     ++counters_.out_of_sequence;
+    if (!msg.nak_outstanding) {
+      msg.nak_outstanding = true;
+      ++counters_.naks_sent;
+      SendAck(msg, kAethNakPsnError, msg.expected_psn);
+    }
     return;
   }
-  const uint32_t payload = RocePayloadBytes(m);
-  ++msg.expected_psn;
-  msg.bytes_delivered += payload;
-  counters_.payload_bytes_received += payload;
-  const bool last = opcode == static_cast<uint8_t>(BthOpcode::kRcSendLast) ||
-                    opcode == static_cast<uint8_t>(BthOpcode::kRcSendOnly);
-  if (last) msg.delivered_at = sched_->Now();
-  if (++msg.packets_since_ack >= params_.ack_every_packets || last) SendAck(msg, psn);
+  const bool last = h.opcode == static_cast<uint8_t>(BthOpcode::kRcSendLast) ||
+                    h.opcode == static_cast<uint8_t>(BthOpcode::kRcSendOnly);
+  if (h.psn < msg.expected_psn) {
+    // A resend of something delivered (its ACK was lost or late): re-ACK so the sender learns.
+    ++counters_.duplicates;
+  } else {
+    const uint32_t payload = RocePayloadBytes(m);
+    ++msg.expected_psn;
+    msg.nak_outstanding = false;
+    msg.bytes_delivered += payload;
+    counters_.payload_bytes_received += payload;
+    if (last) msg.delivered_at = sched_->Now();
+  }
+  if (++msg.packets_since_ack >= config_.ack_every_packets || last) {
+    SendAck(msg, kAethAck, msg.expected_psn - 1);
+  }
 }
 
-void Nic::SendAck(MessageState& msg, uint32_t psn) {
+void Nic::SendAck(MessageState& msg, uint8_t syndrome, uint32_t psn) {
   msg.packets_since_ack = 0;
   rte_mbuf* a = rte_pktmbuf_alloc(pool_);
   if (a == nullptr) {
     ++counters_.alloc_failures;
     return;
   }
-  const uint32_t id = static_cast<uint32_t>(&msg - messages_->data());
   const RoceFields f{host_,    msg.spec.src_host,         msg.udp_src_port, kDscpAck,
-                     kEcnEct0, BthOpcode::kRcAcknowledge, QpnOf(id),        psn,
+                     kEcnEct0, BthOpcode::kRcAcknowledge, QpnOf(IdOf(msg)), psn,
                      false};
-  WriteRoceAck(a, f, kAethAck, msg.expected_psn);
+  WriteRoceAck(a, f, syndrome, msg.expected_psn);
   ++counters_.acks_sent;
-  port_->Enqueue(a, 3);
+  port_->Enqueue(a, kAckQueue);
 }
 
-void Nic::OnAck(uint32_t message, uint32_t psn) {
-  MessageState& msg = (*messages_)[message];
+void Nic::SendCnp(MessageState& msg) {
+  rte_mbuf* c = rte_pktmbuf_alloc(pool_);
+  if (c == nullptr) {
+    ++counters_.alloc_failures;
+    return;
+  }
+  // Annex A17.9.3: the CNP goes to the sender's QP; its PSN is unused.
+  const RoceFields f{host_,      msg.spec.src_host, msg.udp_src_port, kDscpCnp,
+                     kEcnNotEct, BthOpcode::kCnp,   QpnOf(IdOf(msg)), 0,
+                     false};
+  WriteRoceCnp(c, f);
+  ++counters_.cnps_sent;
+  port_->Enqueue(c, kCnpQueue);
+}
+
+void Nic::OnAck(rte_mbuf* m, uint32_t id, uint32_t psn) {
+  MessageState& msg = (*messages_)[id];
   ++counters_.acks_received;
-  if (psn + 1 > msg.acked_packets) msg.acked_packets = psn + 1;
+  const bool nak = AethSyndrome(m) == kAethNakPsnError;
+  if (nak) ++counters_.naks_received;
+  // An ACK acknowledges its PSN and all before; a NAK everything before the PSN it names.
+  const uint32_t acked = nak ? psn : psn + 1;
+  const bool progress = acked > msg.acked_packets;
+  if (progress) msg.acked_packets = acked;
+  if (msg.next_psn < msg.acked_packets) msg.next_psn = msg.acked_packets;
+  if (nak && psn < msg.next_psn) {
+    msg.next_psn = psn;  // go back N
+    Enqueue(id);
+    port_->Kick();
+  }
+  if (progress) {
+    if (msg.acked_packets >= msg.max_psn_sent) {
+      msg.retransmit_deadline = Time::Infinite();
+      ++msg.retransmit_generation;  // nothing unacknowledged: the pending event is stale
+    } else {
+      msg.retransmit_deadline = sched_->Now() + config_.retransmit_timeout;
+    }
+  }
   if (msg.acked_packets == msg.packets_total && !msg.completed()) {
     msg.completed_at = sched_->Now();
   }
+}
+
+void Nic::OnCnp(uint32_t id) {
+  MessageState& msg = (*messages_)[id];
+  ++msg.cnps_received;
+  ++counters_.cnps_received;
+  if (!paced_) return;
+  cong::OnCnp(config_.dcqcn, msg.dcqcn, sched_->Now());
+  ArmDcqcnTimer(id, msg);
 }
 
 }  // namespace fe::dp

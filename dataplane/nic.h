@@ -1,67 +1,138 @@
-// The emulated RoCE NIC of one host: it segments messages into MTU-sized RC SEND packets, sends
-// them at line rate (round-robin over its active queue pairs, pulled by its port whenever the wire
-// frees), acknowledges at the receiver and completes a message when its last packet is ACKed.
+// The emulated RoCE NIC of one host, an RC endpoint: it segments messages into MTU-sized RC SEND
+// packets, paces each queue pair at its congestion-control rate (round-robin among the QPs whose
+// turn has come, pulled by its port whenever the wire frees), acknowledges at the receiver (a NAK
+// on a sequence gap), recovers losses by go-back-N (on NAK or retransmission timeout), answers
+// CE-marked packets with CNPs, and completes a message when its last packet is ACKed.
+//
+// Timers are lazy: a QP has at most one retransmission event (only while it has unacknowledged
+// packets) and one DCQCN event (only while throttled), and the NIC at most one pacing wake-up.
+// Superseded events carry an old generation and are ignored, so nothing is ever cancelled or
+// polled.
 #pragma once
 
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
 #include <cstdint>
+#include <vector>
 
+#include "congestion/cnp_pacer.h"
+#include "congestion/dcqcn.h"
 #include "core/fifo.h"
 #include "core/scheduler.h"
+#include "core/status.h"
 #include "dataplane/drop_reason.h"
 #include "dataplane/egress_port.h"
 #include "dataplane/element.h"
 #include "dataplane/message.h"
+#include "dataplane/packet.h"
 
 namespace fe::dp {
+
+enum class CongestionControl : uint8_t {
+  kNone,   // every QP at line rate
+  kDcqcn,  // DCQCN reaction point per QP
+};
 
 struct NicParams {
   uint32_t mtu_payload_bytes = 4096;  // RoCE path MTU: payload bytes per packet
   uint32_t ack_every_packets = 1;     // the receiver ACKs every n-th packet and every last one
+  // Go-back-N from the first unacknowledged PSN when no ACK progress came for this long.
+  // 4.096 us x 2^14: InfiniBand's local ACK timeout at the value 14 that RDMA tools commonly use.
+  Time retransmit_timeout = Time::FromNs(67'108'864);
+  // Notification point: at most one CNP per receiving QP per interval (SIGCOMM'15: 50 us).
+  cong::CnpPacerParams cnp_pacer;
+  CongestionControl cc = CongestionControl::kNone;
+  cong::DcqcnParams dcqcn;  // line_rate is taken from the NIC's port
 };
 
+// NicParams checked and compiled for a NIC whose port runs at a given rate.
+struct NicConfig {
+  uint32_t mtu_payload_bytes = 0;
+  uint32_t ack_every_packets = 0;
+  Time retransmit_timeout;
+  cong::CnpPacerConfig cnp_pacer;
+  CongestionControl cc = CongestionControl::kNone;
+  cong::DcqcnConfig dcqcn;
+};
+
+// Refuses bad parameters; the message names the field ("nic.retransmit_timeout: ...").
+StatusOr<NicConfig> CompileNicParams(const NicParams& params, Rate port_rate);
+
 struct NicCounters {
-  uint64_t data_packets_sent = 0;
+  uint64_t data_packets_sent = 0;  // first transmissions and retransmissions
   uint64_t data_packets_received = 0;
   uint64_t payload_bytes_sent = 0;
-  uint64_t payload_bytes_received = 0;
+  uint64_t payload_bytes_received = 0;  // in order: delivered to the message
+  uint64_t retransmitted_packets = 0;   // included in data_packets_sent
+  uint64_t retransmitted_bytes = 0;     // payload, included in payload_bytes_sent
+  uint64_t retransmit_timeouts = 0;
   uint64_t acks_sent = 0;
   uint64_t acks_received = 0;
-  uint64_t out_of_sequence = 0;  // data packets whose PSN was not the expected one
-  uint64_t alloc_failures = 0;   // the packet pool was empty when a packet was due
+  uint64_t naks_sent = 0;
+  uint64_t naks_received = 0;
+  uint64_t cnps_sent = 0;
+  uint64_t cnps_received = 0;
+  uint64_t ce_marked_received = 0;  // data packets arriving with IP ECN = CE
+  uint64_t out_of_sequence = 0;     // data packets past a gap, discarded (go-back-N resends them)
+  uint64_t duplicates = 0;          // data packets already delivered, discarded and re-ACKed
+  uint64_t alloc_failures = 0;      // the packet pool was empty when a packet was due
   DropCounters drops;
 };
 
 class Nic final : public PacketReceiver, public PacketSource, public EventHandler {
  public:
   Nic(uint32_t host, Scheduler* sched, EgressPort* port, rte_mempool* pool, MessageTable* messages,
-      const NicParams& params);
+      const NicConfig& config);
 
   // Starts sending message id (already in the table with this host as source) at its start time.
   void ScheduleMessage(uint32_t id);
 
   void Receive(uint16_t local_port, rte_mbuf* m) override;
   rte_mbuf* Pull() override;
-  void OnEvent(uint64_t message_id) override;  // a message's start time has come
+  void OnEvent(uint64_t arg) override;  // message start, or one of the lazy timers
 
   uint32_t host() const { return host_; }
   const NicCounters& counters() const { return counters_; }
 
  private:
-  void OnData(rte_mbuf* m, uint32_t message, uint32_t psn, uint8_t opcode);
-  void OnAck(uint32_t message, uint32_t psn);
-  void SendAck(MessageState& msg, uint32_t psn);
+  enum class Timer : uint64_t { kStart = 0, kRetransmit = 1, kDcqcn = 2, kWakeup = 3 };
+  struct Waiting {  // a paced QP and when its next packet may start
+    Time at;
+    uint32_t id;
+    bool operator>(const Waiting& o) const { return at > o.at || (at == o.at && id > o.id); }
+  };
+
+  static uint64_t EventArg(Timer t, uint64_t generation, uint32_t id);
+  void OnData(rte_mbuf* m, uint32_t id, const HeaderView& h);
+  void OnAck(rte_mbuf* m, uint32_t id, uint32_t psn);
+  void OnCnp(uint32_t id);
+  void OnRetransmitTimer(uint32_t id, uint32_t generation);
+  void OnDcqcnTimer(uint32_t id, uint32_t generation);
+  void SendAck(MessageState& msg, uint8_t syndrome, uint32_t psn);
+  void SendCnp(MessageState& msg);
+  void BuildDataPacket(uint32_t id, MessageState& msg, rte_mbuf* m);
+  // Puts a QP with packets to send into the ready queue or, if paced into the future, the heap.
+  void Enqueue(uint32_t id);
+  void ArmRetransmit(uint32_t id, MessageState& msg);
+  void ArmDcqcnTimer(uint32_t id, MessageState& msg);
+  void ArmWakeup();
   void Drop(rte_mbuf* m, DropReason reason);
+  uint32_t IdOf(const MessageState& msg) const {
+    return static_cast<uint32_t>(&msg - messages_->data());
+  }
 
   uint32_t host_;
   Scheduler* sched_;
   EgressPort* port_;
   rte_mempool* pool_;
   MessageTable* messages_;
-  NicParams params_;
-  Fifo<uint32_t> active_;  // messages with packets left to send, served round-robin
+  NicConfig config_;
+  bool paced_;                    // QPs can run below line rate
+  Fifo<uint32_t> ready_;          // QPs whose next packet may start now, round-robin
+  std::vector<Waiting> waiting_;  // min-heap of paced QPs not yet due
+  Time wakeup_at_ = Time::Infinite();
+  uint64_t wakeup_generation_ = 0;
   NicCounters counters_;
 };
 

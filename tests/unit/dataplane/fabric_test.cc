@@ -17,6 +17,13 @@ struct World {
   std::unique_ptr<Fabric> fabric;
 };
 
+NicParams Nic(uint32_t mtu_payload_bytes, uint32_t ack_every_packets) {
+  NicParams p;
+  p.mtu_payload_bytes = mtu_payload_bytes;
+  p.ack_every_packets = ack_every_packets;
+  return p;
+}
+
 std::unique_ptr<World> MakeWorld(int k, Rate rate, Time delay, const NicParams& nic) {
   auto w = std::make_unique<World>();
   auto g = topo::BuildFatTree(topo::FatTreeParams{k, rate, delay});
@@ -53,7 +60,7 @@ Time AnalyticFct(int64_t size, int64_t mtu, int hops, Rate rate, Time delay) {
 TEST(FabricTest, OneFlowAloneMatchesStoreAndForwardFct) {
   const Rate rate = Rate::FromGbps(100);
   const Time delay = Time::FromNs(1000);
-  const NicParams nic{4096, 1};
+  const NicParams nic = Nic(4096, 1);
   auto w = MakeWorld(4, rate, delay, nic);
   // Host 0 (pod 0) to host 15 (pod 3): host-edge-agg-core-agg-edge-host, 6 links.
   const uint64_t size = 1048576 + 1000;  // a partial last packet too
@@ -77,7 +84,7 @@ TEST(FabricTest, OneFlowAloneMatchesStoreAndForwardFct) {
 TEST(FabricTest, SameEdgeFlowCrossesTwoLinks) {
   const Rate rate = Rate::FromGbps(25);
   const Time delay = Time::FromNs(300);
-  auto w = MakeWorld(4, rate, delay, NicParams{1024, 4});
+  auto w = MakeWorld(4, rate, delay, Nic(1024, 4));
   const MessageSpec spec{0, 1, 64 * 1024, Time::Zero(), 26};
   ASSERT_TRUE(w->fabric->AddMessages({&spec, 1}).ok());
   w->sched.RunUntil(Time::Infinite());

@@ -1,0 +1,288 @@
+// Two NICs back to back over one link each way, with a test tap in the data direction that can
+// drop chosen packets or CE-mark them. Expectations come from the link arithmetic (serialisation
+// of the wire bytes at the rate, plus propagation), the InfiniBand go-back-N rules and the DCQCN
+// equations, never from the NIC's own output.
+#include "dataplane/nic.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <vector>
+
+#include "dataplane/packet.h"
+#include "test_pool.h"
+
+namespace fe::dp {
+namespace {
+
+// Wire bytes of a SEND with `payload` bytes: Eth 14 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 + FCS 4,
+// plus 20 bytes of preamble, SFD and inter-frame gap (IEEE 802.3 clause 4).
+constexpr int64_t kDataOverheadBytes = 14 + 20 + 8 + 12 + 4 + 4 + 20;
+// An ACK: the same headers with a 4-byte AETH and no payload.
+constexpr int64_t kAckWireBytes = 14 + 20 + 8 + 12 + 4 + 4 + 4 + 20;
+
+// Sits on a link in front of a receiver: drops the data packets it is told to (each once),
+// optionally CE-marks data, and records what passes.
+class Tap final : public PacketReceiver {
+ public:
+  Tap(Scheduler* sched, PacketReceiver* next) : sched_(sched), next_(next) {}
+  void DropOnce(uint32_t psn) { drop_once_.push_back(psn); }
+  void DropEveryNth(uint32_t n) { drop_every_ = n; }
+  void MarkCe() { mark_ce_ = true; }
+
+  void Receive(uint16_t port, rte_mbuf* m) override {
+    HeaderView h;
+    ASSERT_EQ(ParseHeaders(m, &h), ParseError::kNone);
+    const bool data = h.opcode <= static_cast<uint8_t>(BthOpcode::kRcSendOnly);
+    if (data) {
+      ++data_seen_;
+      bool drop = drop_every_ != 0 && data_seen_ % drop_every_ == 0;
+      for (uint32_t& p : drop_once_) {
+        if (p == h.psn) {
+          drop = true;
+          p = UINT32_MAX;
+        }
+      }
+      if (drop) {
+        ++dropped;
+        rte_pktmbuf_free(m);
+        return;
+      }
+      if (mark_ce_) SetIpEcn(m, kEcnCe);
+      data_arrivals.push_back(sched_->Now());
+    } else {
+      others.push_back(h);
+    }
+    next_->Receive(port, m);
+  }
+
+  uint64_t dropped = 0;
+  std::vector<Time> data_arrivals;  // of the packets passed on
+  std::vector<HeaderView> others;   // ACKs, NAKs, CNPs
+
+ private:
+  Scheduler* sched_;
+  PacketReceiver* next_;
+  std::vector<uint32_t> drop_once_;
+  uint32_t drop_every_ = 0;
+  uint64_t data_seen_ = 0;
+  bool mark_ce_ = false;
+};
+
+// Host 0 sends to host 1; taps sit in front of both NICs.
+struct BackToBack {
+  BackToBack(const NicParams& params, Rate rate, Time delay)
+      : a_port(&sched, rate, delay), b_port(&sched, rate, delay) {
+    messages.reserve(16);
+    StatusOr<NicConfig> config = CompileNicParams(params, rate);
+    EXPECT_TRUE(config.ok()) << config.status().message();
+    mtu = params.mtu_payload_bytes;
+    a = std::make_unique<Nic>(0, &sched, &a_port, pool.get(), &messages, *config);
+    b = std::make_unique<Nic>(1, &sched, &b_port, pool.get(), &messages, *config);
+    to_b = std::make_unique<Tap>(&sched, b.get());
+    to_a = std::make_unique<Tap>(&sched, a.get());
+    a_port.SetSource(a.get());
+    b_port.SetSource(b.get());
+    a_port.ConnectPeer(to_b.get(), 0);
+    b_port.ConnectPeer(to_a.get(), 0);
+  }
+  ~BackToBack() {
+    a_port.DrainAll();
+    b_port.DrainAll();
+  }
+  uint32_t Send(uint64_t size_bytes, Time start) {
+    MessageState st;
+    st.spec = MessageSpec{0, 1, size_bytes, start, 26};
+    st.packets_total = static_cast<uint32_t>((size_bytes + mtu - 1) / mtu);
+    st.udp_src_port = 0xC000;
+    messages.push_back(st);
+    const auto id = static_cast<uint32_t>(messages.size() - 1);
+    a->ScheduleMessage(id);
+    return id;
+  }
+
+  testing::TestPool pool{8191, 256};
+  Scheduler sched;
+  MessageTable messages;
+  EgressPort a_port, b_port;
+  std::unique_ptr<Nic> a, b;
+  std::unique_ptr<Tap> to_b, to_a;
+  uint32_t mtu = 0;
+};
+
+NicParams Params(uint32_t mtu) {
+  NicParams p;
+  p.mtu_payload_bytes = mtu;
+  p.ack_every_packets = 1;
+  return p;
+}
+
+const Rate k100G = Rate::FromGbps(100);
+const Time kDelay = Time::FromNs(1000);
+
+TEST(NicTest, NakTriggersGoBackNFromTheMissingPsn) {
+  BackToBack w(Params(1000), k100G, kDelay);
+  const uint32_t n = 100, k = 10;
+  w.to_b->DropOnce(k);
+  const uint32_t id = w.Send(n * 1000, Time::Zero());
+  w.sched.RunUntil(Time::Infinite());
+
+  // Packet j starts at j x ser. Packet k+1 arrives at (k+2) ser + d and finds the gap; the NAK
+  // (an idle reverse link) reaches the sender at t_nak = (k+2) ser + d + ser_ack + d. Every
+  // packet started before t_nak went out once; the sender then resends from k, back to back.
+  const Time ser = k100G.SerializationTime(1000 + kDataOverheadBytes);
+  const Time t_nak = ser * (k + 2) + kDelay + k100G.SerializationTime(kAckWireBytes) + kDelay;
+  const int64_t sent_before_nak = t_nak.ps() / ser.ps() + 1;  // j x ser < t_nak (no tie here)
+  ASSERT_NE(t_nak.ps() % ser.ps(), 0);
+  const int64_t resent = sent_before_nak - k;
+  const MessageState& m = w.messages[id];
+  EXPECT_EQ(m.bytes_delivered, n * 1000);
+  EXPECT_TRUE(m.completed());
+  EXPECT_EQ(m.retransmitted_packets, static_cast<uint64_t>(resent));
+  EXPECT_EQ(w.a->counters().retransmitted_packets, static_cast<uint64_t>(resent));
+  EXPECT_EQ(w.a->counters().data_packets_sent, n + resent);
+  // Packets k+1 .. sent_before_nak-1 were past the gap; one NAK for the one gap.
+  EXPECT_EQ(w.b->counters().out_of_sequence, static_cast<uint64_t>(sent_before_nak - k - 1));
+  EXPECT_EQ(w.b->counters().naks_sent, 1u);
+  EXPECT_EQ(w.a->counters().naks_received, 1u);
+  // The wire never idled: the last of n + resent packets is delivered at (n + resent) ser + d.
+  EXPECT_EQ(m.delivered_at, ser * static_cast<int64_t>(n + resent) + kDelay);
+  EXPECT_EQ(w.a->counters().retransmit_timeouts, 0u);
+  EXPECT_EQ(w.pool.in_use(), 0u);
+}
+
+TEST(NicTest, TailLossIsRecoveredByTheRetransmissionTimeout) {
+  NicParams p = Params(1000);
+  p.retransmit_timeout = Time::FromUs(20);
+  BackToBack w(p, k100G, kDelay);
+  const uint32_t n = 50;
+  w.to_b->DropOnce(n - 1);  // no later packet can reveal the gap: only the timer can
+  const uint32_t id = w.Send(n * 1000, Time::Zero());
+  w.sched.RunUntil(Time::Infinite());
+
+  // The last ACK progress (for PSN n-2) reaches the sender at (n-1) ser + 2d + ser_ack; the
+  // timer expires one timeout later and the resent packet arrives ser + d after that.
+  const Time ser = k100G.SerializationTime(1000 + kDataOverheadBytes);
+  const Time last_ack = ser * (n - 1) + kDelay * 2 + k100G.SerializationTime(kAckWireBytes);
+  const MessageState& m = w.messages[id];
+  EXPECT_EQ(m.bytes_delivered, n * 1000);
+  EXPECT_EQ(m.delivered_at, last_ack + p.retransmit_timeout + ser + kDelay);
+  EXPECT_EQ(m.retransmitted_packets, 1u);
+  EXPECT_EQ(w.a->counters().retransmit_timeouts, 1u);
+  EXPECT_EQ(w.b->counters().naks_sent, 0u);
+  EXPECT_EQ(w.pool.in_use(), 0u);
+}
+
+TEST(NicTest, HeavyLossDeliversEveryByteAndConservesPackets) {
+  BackToBack w(Params(1000), k100G, kDelay);
+  w.to_b->DropEveryNth(5);  // also hits resends and packets past a gap
+  const uint64_t sizes[] = {200'000, 73'500, 1'000};
+  uint64_t total_bytes = 0, total_packets = 0;
+  for (uint64_t s : sizes) {
+    const uint32_t id = w.Send(s, Time::FromNs(100));
+    total_bytes += s;
+    total_packets += w.messages[id].packets_total;
+  }
+  w.sched.RunUntil(Time::Infinite());
+  for (const MessageState& m : w.messages) {
+    EXPECT_EQ(m.bytes_delivered, m.spec.size_bytes);
+    EXPECT_TRUE(m.completed());
+  }
+  const NicCounters& tx = w.a->counters();
+  const NicCounters& rx = w.b->counters();
+  ASSERT_GT(w.to_b->dropped, 0u);
+  // Conservation: every packet sent was received or dropped on the way.
+  EXPECT_EQ(tx.data_packets_sent, rx.data_packets_received + w.to_b->dropped);
+  // Every packet's first transmission is not a retransmission; everything else is.
+  EXPECT_EQ(tx.data_packets_sent - tx.retransmitted_packets, total_packets);
+  EXPECT_EQ(tx.payload_bytes_sent - tx.retransmitted_bytes, total_bytes);
+  EXPECT_EQ(rx.payload_bytes_received, total_bytes);
+  // What the receiver discarded is exactly what arrived beyond a gap or twice.
+  EXPECT_EQ(rx.data_packets_received - rx.out_of_sequence - rx.duplicates, total_packets);
+  EXPECT_EQ(w.pool.in_use(), 0u);
+}
+
+TEST(NicTest, CeMarksGetAtMostOneCnpPerInterval) {
+  NicParams p = Params(1000);
+  p.cnp_pacer.min_interval = Time::FromUs(4);
+  BackToBack w(p, k100G, kDelay);
+  w.to_b->MarkCe();
+  const uint32_t n = 1000;
+  const uint32_t id = w.Send(n * 1000, Time::Zero());
+  w.sched.RunUntil(Time::Infinite());
+
+  // Marked packets arrive every ser; after a CNP the next one answers the first mark at least
+  // one interval later, i.e. ceil(I / ser) packets on: one CNP per ceil(I / ser) packets.
+  const Time ser = k100G.SerializationTime(1000 + kDataOverheadBytes);
+  const int64_t spacing = (p.cnp_pacer.min_interval.ps() + ser.ps() - 1) / ser.ps();
+  const uint64_t want = (n + spacing - 1) / spacing;
+  EXPECT_EQ(w.b->counters().ce_marked_received, n);
+  EXPECT_EQ(w.b->counters().cnps_sent, want);
+  EXPECT_EQ(w.a->counters().cnps_received, want);
+  EXPECT_EQ(w.messages[id].cnps_received, want);
+  // Each CNP is a RoCEv2 CNP (opcode 0x81) to the sender's QP with DSCP 48.
+  uint64_t cnps_seen = 0;
+  for (const HeaderView& h : w.to_a->others) {
+    if (h.opcode != static_cast<uint8_t>(BthOpcode::kCnp)) continue;
+    ++cnps_seen;
+    EXPECT_EQ(h.dest_qp, QpnOf(id));
+    EXPECT_EQ(h.dscp, 48);
+  }
+  EXPECT_EQ(cnps_seen, want);
+}
+
+// Hands a CNP for a QP to a NIC at a chosen time, as if the receiver had sent it.
+class CnpInjector final : public EventHandler {
+ public:
+  CnpInjector(testing::TestPool* pool, Nic* nic, uint32_t qpn)
+      : pool_(pool), nic_(nic), qpn_(qpn) {}
+  void OnEvent(uint64_t) override {
+    rte_mbuf* m = pool_->Alloc();
+    const RoceFields f{1, 0, 0xC000, 48, kEcnNotEct, BthOpcode::kCnp, qpn_, 0, false};
+    ASSERT_TRUE(WriteRoceCnp(m, f));
+    nic_->Receive(0, m);
+  }
+
+ private:
+  testing::TestPool* pool_;
+  Nic* nic_;
+  uint32_t qpn_;
+};
+
+TEST(NicTest, DcqcnPacesTheQpAtItsRateAfterACnp) {
+  NicParams p = Params(1000);
+  p.cc = CongestionControl::kDcqcn;
+  p.dcqcn = cong::DcqcnParams::Sigcomm2015();
+  BackToBack w(p, k100G, kDelay);
+  const uint32_t id = w.Send(1'000'000, Time::Zero());
+  CnpInjector cnp(&w.pool, w.a.get(), QpnOf(id));
+  const Time t_cnp = Time::FromUs(3);
+  w.sched.At(t_cnp, &cnp);
+  w.sched.RunUntil(Time::Infinite());
+
+  // Before the CNP the QP runs at line rate: one packet per serialisation time. The first cut
+  // (alpha = initial 1) halves the rate: R_C = 100 x (1 - 1/2) = 50 Gb/s, so later packets are
+  // wire_bytes / 50 Gb/s apart until the first increase (T = 55 us after the cut).
+  const int64_t wire = 1000 + kDataOverheadBytes;
+  const Time ser_line = k100G.SerializationTime(wire);
+  const Time ser_cut = Rate::FromGbps(50).SerializationTime(wire);
+  const std::vector<Time>& t = w.to_b->data_arrivals;
+  int checked_line = 0, checked_cut = 0;
+  for (size_t i = 1; i < t.size(); ++i) {
+    if (t[i] < t_cnp) {
+      EXPECT_EQ(t[i] - t[i - 1], ser_line) << i;
+      ++checked_line;
+    } else if (t[i - 1] > t_cnp + ser_line + kDelay && t[i] < t_cnp + Time::FromUs(55)) {
+      EXPECT_EQ(t[i] - t[i - 1], ser_cut) << i;
+      ++checked_cut;
+    }
+  }
+  EXPECT_GT(checked_line, 10);
+  EXPECT_GT(checked_cut, 100);
+  EXPECT_EQ(w.messages[id].cnps_received, 1u);
+  EXPECT_EQ(w.messages[id].bytes_delivered, 1'000'000u);
+  EXPECT_EQ(w.pool.in_use(), 0u);
+}
+
+}  // namespace
+}  // namespace fe::dp
