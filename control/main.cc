@@ -1,1 +1,109 @@
-int main() { return 0; }
+// fabric-emu: the command line. Exit codes: 0 success, 2 bad usage or a refused scenario (nothing
+// ran), 1 a valid scenario whose run failed.
+#include <filesystem>
+#include <iostream>
+#include <string>
+
+#include "control/cli_args.h"
+#include "control/report_writer.h"
+#include "control/scenario_loader.h"
+#include "control/serve.h"
+#include "control/software_run.h"
+#include "dataplane/eal.h"
+
+namespace fe::control {
+namespace {
+
+std::string ScenarioDir(const std::string& path) {
+  const std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  return dir.empty() ? "." : dir.string();
+}
+
+// DPDK heap for a software run: room for the largest packet pool the fabric sizes itself
+// (dp::kMaxMbufPoolSize elements of about 450 bytes); untouched pages cost no memory.
+constexpr int kSoftwareEalMemoryMb = 1536;
+
+int Run(const CliArgs& args, const fabric_emu::Scenario& scenario) {
+  const uint64_t seed = scenario.run().seed();
+  const std::string out_dir = OutputDir(args, scenario);
+  dp::EalOptions eal;
+  eal.memory_mb = kSoftwareEalMemoryMb;
+  if (Status s = dp::InitEal(eal); !s.ok()) {
+    std::cerr << "fabric-emu: " << s.message() << "\n";
+    return kExitRuntimeFailure;
+  }
+  SoftwareRunOptions options;
+  options.seed = seed;
+  options.scenario_dir = ScenarioDir(args.scenario_path);
+  if (scenario.run().progress()) options.progress = &std::cerr;
+  StatusOr<SoftwareRunResult> run = RunSoftware(scenario, options);
+  if (!run.ok()) {
+    std::cerr << "fabric-emu: run failed: " << run.status().message() << "\n";
+    return kExitRuntimeFailure;
+  }
+  const FlowMetrics metrics =
+      CollectFlowMetrics(*run->emulation, static_cast<uint32_t>(scenario.nic().mtu_payload_bytes()));
+  const FlowSummary flows = metrics.Summarize();
+  std::error_code ec;
+  std::filesystem::create_directories(out_dir, ec);
+  if (ec) {
+    std::cerr << "fabric-emu: cannot create " << out_dir << ": " << ec.message() << "\n";
+    return kExitRuntimeFailure;
+  }
+  for (const Status& s : {WriteFile(out_dir + "/summary.json", SummaryJson(scenario, seed, *run, flows)),
+                          WriteFile(out_dir + "/flows.csv", FlowsCsv(metrics))}) {
+    if (!s.ok()) {
+      std::cerr << "fabric-emu: " << s.message() << "\n";
+      return kExitRuntimeFailure;
+    }
+  }
+  std::cout << HumanSummary(scenario, seed, *run, flows) << "  outputs   " << out_dir
+            << "/summary.json, " << out_dir << "/flows.csv\n";
+  return kExitOk;
+}
+
+int Main(int argc, char** argv) {
+  StatusOr<CliArgs> parsed = ParseCliArgs(argc, argv);
+  if (!parsed.ok()) {
+    std::cerr << "fabric-emu: " << parsed.status().message()
+              << "\n(fabric-emu --help lists the commands)\n";
+    return kExitBadInput;
+  }
+  const CliArgs& args = *parsed;
+  switch (args.command) {
+    case Command::kHelp:
+      std::cout << HelpText(args.help_topic);
+      return kExitOk;
+    case Command::kVersion:
+      std::cout << VersionText();
+      return kExitOk;
+    case Command::kRun:
+    case Command::kValidate:
+    case Command::kServe:
+      break;
+  }
+  StatusOr<fabric_emu::Scenario> loaded = LoadScenarioFile(args.scenario_path);
+  if (!loaded.ok()) {
+    std::cerr << loaded.status().message() << "\n";
+    return kExitBadInput;
+  }
+  fabric_emu::Scenario scenario = std::move(loaded).value();
+  ApplyCliOverrides(args, &scenario);
+  if (args.command == Command::kValidate) {
+    std::cout << args.scenario_path << ": valid\n";
+    return kExitOk;
+  }
+  if (args.command == Command::kServe) {
+    ServeOptions options;
+    options.out_dir = OutputDir(args, scenario);
+    options.scenario_dir = ScenarioDir(args.scenario_path);
+    options.log = &std::cerr;
+    return RunServe(scenario, options);
+  }
+  return Run(args, scenario);
+}
+
+}  // namespace
+}  // namespace fe::control
+
+int main(int argc, char** argv) { return fe::control::Main(argc, argv); }

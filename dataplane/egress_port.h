@@ -58,10 +58,16 @@ class EgressPort final : public EventHandler {
     rte_mbuf* m;
     Time arrival;
   };
+  // A queued packet with its frame length, so serving a queue never touches the (cold) mbuf.
+  struct Queued {
+    rte_mbuf* m;
+    uint32_t frame_bytes;
+  };
 
   void StartNext();
-  void Transmit(rte_mbuf* m);
-  rte_mbuf* Dequeue();
+  void Transmit(rte_mbuf* m, uint32_t frame_bytes);
+  // The next packet to send and its frame length; m is nullptr when there is none.
+  Queued Dequeue();
 
   Scheduler* sched_;
   Rate rate_;
@@ -73,7 +79,7 @@ class EgressPort final : public EventHandler {
   Time busy_until_;
   bool tx_event_pending_ = false;
   uint8_t nonempty_mask_ = 0;
-  std::array<Fifo<rte_mbuf*>, kNumQueues> queues_;
+  std::array<Fifo<Queued>, kNumQueues> queues_;
   std::array<uint32_t, kNumQueues> queue_bytes_{};
   Fifo<InFlight> wire_;
   PortCounters counters_;

@@ -34,11 +34,11 @@ inline const PacketMeta& Meta(const rte_mbuf* m) {
 inline uint32_t FrameBytes(const rte_mbuf* m) {
   return rte_pktmbuf_pkt_len(m) + Meta(m).virtual_bytes + kFcsBytes;
 }
-// Bytes of wire time the frame occupies, padding to the Ethernet minimum and adding preamble+IFG.
-inline uint32_t WireBytes(const rte_mbuf* m) {
-  const uint32_t f = FrameBytes(m);
-  return (f < kMinFrameBytes ? kMinFrameBytes : f) + kPreambleAndGapBytes;
+// Bytes of wire time a frame occupies, padding to the Ethernet minimum and adding preamble+IFG.
+inline constexpr uint32_t WireBytesOfFrame(uint32_t frame_bytes) {
+  return (frame_bytes < kMinFrameBytes ? kMinFrameBytes : frame_bytes) + kPreambleAndGapBytes;
 }
+inline uint32_t WireBytes(const rte_mbuf* m) { return WireBytesOfFrame(FrameBytes(m)); }
 
 // What a switch or NIC needs from the headers, read from the real bytes.
 struct HeaderView {
