@@ -1,0 +1,80 @@
+#include "control/scenario_loader.h"
+
+#include <google/protobuf/io/tokenizer.h>
+#include <google/protobuf/text_format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include "control/scenario_validator.h"
+
+namespace fe::control {
+namespace {
+
+namespace pb = google::protobuf;
+
+// Turns the parser's reports (0-based line and column) into "FILE:LINE:COL: message".
+class SyntaxErrors : public pb::io::ErrorCollector {
+ public:
+  explicit SyntaxErrors(const std::string& file) : file_(file) {}
+
+  void AddError(int line, pb::io::ColumnNumber column, const std::string& message) override {
+    errors_.push_back(file_ + ":" + std::to_string(line + 1) + ":" + std::to_string(column + 1) +
+                      ": " + message);
+  }
+
+  const std::vector<std::string>& errors() const { return errors_; }
+
+ private:
+  std::string file_;
+  std::vector<std::string> errors_;
+};
+
+Status JoinLines(const std::vector<std::string>& lines) {
+  std::string joined;
+  for (const std::string& line : lines) {
+    if (!joined.empty()) joined += '\n';
+    joined += line;
+  }
+  return Status::Error(joined);
+}
+
+}  // namespace
+
+StatusOr<fabric_emu::Scenario> LoadScenarioText(const std::string& text,
+                                                const std::string& display_name) {
+  SyntaxErrors syntax_errors(display_name);
+  pb::TextFormat::ParseInfoTree locations;
+  pb::TextFormat::Parser parser;
+  parser.RecordErrorsTo(&syntax_errors);
+  parser.WriteLocationsTo(&locations);
+  fabric_emu::Scenario scenario;
+  if (!parser.ParseFromString(text, &scenario)) {
+    if (syntax_errors.errors().empty()) {  // the parser failed without saying where
+      return Status::Error(display_name + ": not a valid scenario in Protobuf text format");
+    }
+    return JoinLines(syntax_errors.errors());
+  }
+  // The one thing the file may leave to its location: an unset name is the file's stem.
+  if (!scenario.has_name()) {
+    scenario.set_name(std::filesystem::path(display_name).stem().string());
+  }
+  const std::vector<std::string> errors = ValidateScenario(scenario, locations, display_name);
+  if (!errors.empty()) return JoinLines(errors);
+  return scenario;
+}
+
+StatusOr<fabric_emu::Scenario> LoadScenarioFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return Status::Error(path + ": cannot open: " + std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) return Status::Error(path + ": cannot read: " + std::strerror(errno));
+  return LoadScenarioText(text.str(), path);
+}
+
+}  // namespace fe::control

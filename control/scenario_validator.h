@@ -1,0 +1,21 @@
+// The semantic rules of a scenario: ranges, cross-field constraints and references into the
+// topology, checked on a parsed scenario before anything is built from it.
+#pragma once
+
+#include <google/protobuf/text_format.h>
+
+#include <string>
+#include <vector>
+
+#include "proto/scenario.pb.h"
+
+namespace fe::control {
+
+// Every rule `scenario` breaks, as "FILE:LINE: field.path: message" (FILE is `display_name`,
+// LINE 1-based, taken from `locations`), sorted by line. Empty when the scenario is valid.
+// `display_name` also locates the file: relative cdf_file paths start at its folder.
+std::vector<std::string> ValidateScenario(
+    const fabric_emu::Scenario& scenario,
+    const google::protobuf::TextFormat::ParseInfoTree& locations, const std::string& display_name);
+
+}  // namespace fe::control
