@@ -1,0 +1,322 @@
+#include "control/cli_args.h"
+
+#include <charconv>
+#include <cmath>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace fe::control {
+namespace {
+
+constexpr std::string_view kVersion = "0.1.0";
+
+enum class Option { kOut, kSeed, kQuiet, kEal, kDurationS };
+
+struct OptionSpec {
+  std::string_view name;
+  Option option;
+  bool takes_value;
+};
+
+constexpr OptionSpec kRunOptions[] = {
+    {"--out", Option::kOut, true},
+    {"--seed", Option::kSeed, true},
+    {"--quiet", Option::kQuiet, false},
+};
+constexpr OptionSpec kServeOptions[] = {
+    {"--out", Option::kOut, true},
+    {"--seed", Option::kSeed, true},
+    {"--quiet", Option::kQuiet, false},
+    {"--eal", Option::kEal, true},
+    {"--duration-s", Option::kDurationS, true},
+};
+
+std::span<const OptionSpec> OptionsOf(Command command) {
+  switch (command) {
+    case Command::kRun:
+      return kRunOptions;
+    case Command::kServe:
+      return kServeOptions;
+    default:
+      return {};
+  }
+}
+
+std::optional<Command> CommandNamed(std::string_view name) {
+  if (name == "run") return Command::kRun;
+  if (name == "validate") return Command::kValidate;
+  if (name == "serve") return Command::kServe;
+  return std::nullopt;
+}
+
+std::string_view NameOf(Command command) {
+  switch (command) {
+    case Command::kRun:
+      return "run";
+    case Command::kValidate:
+      return "validate";
+    case Command::kServe:
+      return "serve";
+    case Command::kHelp:
+      return "help";
+    case Command::kVersion:
+      return "--version";
+  }
+  return "";
+}
+
+bool IsHelp(std::string_view arg) { return arg == "--help" || arg == "-h"; }
+
+// "run: <what> (see 'fabric-emu run --help')"; the caller prefixes the program name.
+Status UsageError(Command command, const std::string& what) {
+  const std::string name(NameOf(command));
+  return Status::Error(name + ": " + what + " (see 'fabric-emu " + name + " --help')");
+}
+
+Status ApplyOption(Command command, const OptionSpec& spec, std::string_view value, CliArgs* args) {
+  const std::string flag(spec.name);
+  const std::string quoted = "'" + std::string(value) + "'";
+  switch (spec.option) {
+    case Option::kOut:
+      if (value.empty()) return UsageError(command, flag + " needs a directory");
+      args->out_dir = std::string(value);
+      return Status::Ok();
+    case Option::kSeed: {
+      uint64_t seed = 0;
+      const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), seed);
+      if (value.empty() || ec != std::errc() || end != value.data() + value.size()) {
+        return UsageError(command, flag + " takes a whole number from 0 to 2^64-1, got " + quoted);
+      }
+      args->seed = seed;
+      return Status::Ok();
+    }
+    case Option::kQuiet:
+      args->quiet = true;
+      return Status::Ok();
+    case Option::kEal:
+      args->eal_args = std::string(value);
+      return Status::Ok();
+    case Option::kDurationS: {
+      double seconds = 0;
+      const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), seconds);
+      if (value.empty() || ec != std::errc() || end != value.data() + value.size() ||
+          !std::isfinite(seconds) || seconds <= 0) {
+        return UsageError(command, flag + " takes a number of seconds > 0, got " + quoted);
+      }
+      args->duration_s = seconds;
+      return Status::Ok();
+    }
+  }
+  return Status::Ok();
+}
+
+StatusOr<CliArgs> ParseCommand(Command command, std::span<const std::string_view> rest) {
+  CliArgs args;
+  args.command = command;
+  for (std::string_view arg : rest) {
+    if (IsHelp(arg)) {  // help wins over everything else on the line
+      CliArgs help;
+      help.help_topic = command;
+      return help;
+    }
+  }
+  const std::span<const OptionSpec> options = OptionsOf(command);
+  for (size_t i = 0; i < rest.size(); ++i) {
+    const std::string_view arg = rest[i];
+    if (!arg.starts_with("-")) {
+      if (!args.scenario_path.empty()) {
+        return UsageError(command,
+                          "unexpected argument '" + std::string(arg) + "': give one scenario file");
+      }
+      args.scenario_path = std::string(arg);
+      continue;
+    }
+    // --name VALUE or --name=VALUE
+    const size_t eq = arg.find('=');
+    const std::string_view name = arg.substr(0, eq);
+    const OptionSpec* spec = nullptr;
+    for (const OptionSpec& s : options) {
+      if (s.name == name) spec = &s;
+    }
+    if (spec == nullptr) {
+      return UsageError(command, "unknown option '" + std::string(name) + "'");
+    }
+    std::string_view value;
+    if (eq != std::string_view::npos) {
+      if (!spec->takes_value) {
+        return UsageError(command, std::string(name) + " takes no value");
+      }
+      value = arg.substr(eq + 1);
+    } else if (spec->takes_value) {
+      // EAL arguments start with '-' themselves, so only --eal may take a dash-led value.
+      const bool next_is_value =
+          i + 1 < rest.size() && (spec->option == Option::kEal || !rest[i + 1].starts_with("--"));
+      if (!next_is_value) return UsageError(command, std::string(name) + " needs a value");
+      value = rest[++i];
+    }
+    if (Status s = ApplyOption(command, *spec, value, &args); !s.ok()) return s;
+  }
+  if (args.scenario_path.empty()) {
+    return UsageError(command, "missing SCENARIO, the scenario file to " +
+                                   std::string(command == Command::kValidate ? "check" : "run"));
+  }
+  return args;
+}
+
+constexpr std::string_view kExitStatusHelp =
+    "Exit status:\n"
+    "  0  success\n"
+    "  1  the scenario was valid but the run failed (the error says why)\n"
+    "  2  bad usage, or the scenario was refused: every error is printed as\n"
+    "     FILE:LINE: field.path: reason\n";
+
+constexpr std::string_view kOverviewHelp =
+    "fabric-emu: a RoCEv2 datacenter-fabric emulator. It runs RoCE traffic across an emulated\n"
+    "fat-tree of switches and NICs and reports flow completion times, queues and drops.\n"
+    "\n"
+    "Usage:\n"
+    "  fabric-emu run SCENARIO.textproto [--out DIR] [--seed N] [--quiet]\n"
+    "  fabric-emu validate SCENARIO.textproto\n"
+    "  fabric-emu serve SCENARIO.textproto [--eal \"ARGS\"] [--duration-s S] [--out DIR]\n"
+    "  fabric-emu COMMAND --help       details of one command\n"
+    "  fabric-emu --version\n"
+    "\n"
+    "Commands:\n"
+    "  run       emulate the scenario in virtual time, as fast as the CPU allows, and write\n"
+    "            DIR/summary.json and DIR/flows.csv; the same scenario and seed give the same\n"
+    "            results on every machine\n"
+    "  validate  check a scenario without running it\n"
+    "  serve     real-time mode: real hosts on DPDK ports send through the emulated fabric,\n"
+    "            alongside the scenario's emulated traffic\n"
+    "\n"
+    "A scenario is a Protobuf text file; docs/scenario.md describes every field.\n"
+    "\n"
+    "Examples:\n"
+    "  fabric-emu run scenarios/default.textproto\n"
+    "  fabric-emu run scenarios/bench_k8.textproto --out results/k8 --seed 7\n"
+    "  fabric-emu validate my_scenario.textproto\n"
+    "\n";
+
+constexpr std::string_view kRunHelp =
+    "Usage: fabric-emu run SCENARIO.textproto [--out DIR] [--seed N] [--quiet]\n"
+    "\n"
+    "Emulates SCENARIO in software mode: virtual time, no NIC, no hugepages, no DPDK arguments.\n"
+    "The whole scenario is validated first; if any field is wrong nothing runs.\n"
+    "\n"
+    "Options:\n"
+    "  --out DIR   where the results go (created if missing). Default: out/<scenario name>.\n"
+    "                DIR/summary.json  run totals: flows completed, FCT p50/p99/max, bytes and\n"
+    "                                  packets delivered, drops, simulated and wall time,\n"
+    "                                  packet-hops per wall second\n"
+    "                DIR/flows.csv     one row per flow (message)\n"
+    "  --seed N    replaces run.seed (0 to 2^64-1), the seed of every random choice: traffic\n"
+    "              pattern, ECMP hashing, ECN marks\n"
+    "  --quiet     no progress line on stderr (as run { progress: false })\n"
+    "  -h, --help  this text\n"
+    "\n"
+    "Examples:\n"
+    "  fabric-emu run scenarios/default.textproto\n"
+    "  fabric-emu run scenarios/bench_k16.textproto --out results/k16 --seed 2 --quiet\n"
+    "\n";
+
+constexpr std::string_view kValidateHelp =
+    "Usage: fabric-emu validate SCENARIO.textproto\n"
+    "\n"
+    "Checks SCENARIO as `run` would before running it (syntax, unknown fields, ranges, limits\n"
+    "between fields, host indices within the topology) and prints every error found, or\n"
+    "\"SCENARIO: valid\". Runs nothing and writes no files.\n"
+    "\n"
+    "Example:\n"
+    "  fabric-emu validate scenarios/default.textproto && echo valid\n"
+    "\n";
+
+constexpr std::string_view kServeHelp =
+    "Usage: fabric-emu serve SCENARIO.textproto [--eal \"ARGS\"] [--duration-s S] [--out DIR]\n"
+    "                        [--seed N] [--quiet]\n"
+    "\n"
+    "Real-time mode: the DPDK ports of the scenario's realtime section take the place of\n"
+    "emulated hosts, and real servers' packets cross the emulated fabric in real time, with the\n"
+    "scenario's emulated traffic. Ctrl-C stops cleanly and writes DIR/summary.json.\n"
+    "\n"
+    "Options:\n"
+    "  --eal \"ARGS\"     EAL arguments, replacing realtime.eal_args (e.g. \"-l 0-1\");\n"
+    "                   default: safe ones chosen from the ports, printed at start\n"
+    "  --duration-s S   stop after S seconds (replaces run.stop_ns); default: until Ctrl-C\n"
+    "  --out DIR        where the results go. Default: out/<scenario name>\n"
+    "  --seed N         replaces run.seed, for the emulated traffic\n"
+    "  --quiet          no progress line on stderr\n"
+    "  -h, --help       this text\n"
+    "\n"
+    "Example:\n"
+    "  sudo fabric-emu serve lab.textproto --duration-s 60\n"
+    "\n";
+
+}  // namespace
+
+StatusOr<CliArgs> ParseCliArgs(int argc, char** argv) {
+  const std::vector<std::string_view> all(argv + 1, argv + argc);
+  if (all.empty()) {
+    return Status::Error("no command given (see 'fabric-emu --help')");
+  }
+  const std::string_view first = all[0];
+  CliArgs args;
+  if (IsHelp(first)) return args;  // the overview
+  if (first == "--version") {
+    args.command = Command::kVersion;
+    return args;
+  }
+  if (first == "help") {
+    if (all.size() > 1) {
+      const std::optional<Command> topic = CommandNamed(all[1]);
+      if (!topic) {
+        return Status::Error("help: no command '" + std::string(all[1]) +
+                             "'; commands are run, validate and serve");
+      }
+      args.help_topic = *topic;
+    }
+    return args;
+  }
+  const std::optional<Command> command = CommandNamed(first);
+  if (!command) {
+    const std::string what = first.starts_with("-") ? "unknown option '" : "unknown command '";
+    return Status::Error(what + std::string(first) +
+                         "'; commands are run, validate and serve (see 'fabric-emu --help')");
+  }
+  return ParseCommand(*command, std::span(all).subspan(1));
+}
+
+std::string HelpText(Command topic) {
+  std::string_view body;
+  switch (topic) {
+    case Command::kRun:
+      body = kRunHelp;
+      break;
+    case Command::kValidate:
+      body = kValidateHelp;
+      break;
+    case Command::kServe:
+      body = kServeHelp;
+      break;
+    case Command::kHelp:
+    case Command::kVersion:
+      body = kOverviewHelp;
+      break;
+  }
+  return std::string(body) + std::string(kExitStatusHelp);
+}
+
+std::string VersionText() { return "fabric-emu " + std::string(kVersion) + "\n"; }
+
+std::string OutputDir(const CliArgs& args, const fabric_emu::Scenario& scenario) {
+  return args.out_dir.empty() ? "out/" + scenario.name() : args.out_dir;
+}
+
+void ApplyCliOverrides(const CliArgs& args, fabric_emu::Scenario* scenario) {
+  if (args.seed) scenario->mutable_run()->set_seed(*args.seed);
+  if (args.quiet) scenario->mutable_run()->set_progress(false);
+  if (args.eal_args) scenario->mutable_realtime()->set_eal_args(*args.eal_args);
+  if (args.duration_s) scenario->mutable_run()->set_stop_ns(*args.duration_s * 1e9);
+}
+
+}  // namespace fe::control

@@ -1,0 +1,184 @@
+#include "control/cli_args.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace fe::control {
+namespace {
+
+// argv as main receives it: program name first, then the arguments, as mutable C strings.
+StatusOr<CliArgs> Parse(const std::vector<std::string>& args) {
+  std::vector<std::string> storage = {"fabric-emu"};
+  storage.insert(storage.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& s : storage) argv.push_back(s.data());
+  return ParseCliArgs(static_cast<int>(argv.size()), argv.data());
+}
+
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+TEST(CliArgsTest, RunWithDefaults) {
+  const StatusOr<CliArgs> a = Parse({"run", "scenarios/default.textproto"});
+  ASSERT_TRUE(a.ok()) << a.status().message();
+  EXPECT_EQ(a->command, Command::kRun);
+  EXPECT_EQ(a->scenario_path, "scenarios/default.textproto");
+  EXPECT_EQ(a->out_dir, "");
+  EXPECT_FALSE(a->seed.has_value());
+  EXPECT_FALSE(a->quiet);
+
+  fabric_emu::Scenario scenario;
+  scenario.set_name("default");
+  scenario.mutable_run()->set_seed(5);
+  EXPECT_EQ(OutputDir(a.value(), scenario), "out/default");
+  ApplyCliOverrides(a.value(), &scenario);
+  EXPECT_EQ(scenario.run().seed(), 5u);  // no --seed: the scenario's own
+  EXPECT_TRUE(scenario.run().progress());
+}
+
+TEST(CliArgsTest, RunOptionsOverrideTheScenario) {
+  // Options may come before or after the scenario, as "--opt value" or "--opt=value".
+  for (const auto& form :
+       {std::vector<std::string>{"run", "--out", "results", "s.textproto", "--seed", "42",
+                                 "--quiet"},
+        std::vector<std::string>{"run", "s.textproto", "--out=results", "--seed=42", "--quiet"}}) {
+    const StatusOr<CliArgs> a = Parse(form);
+    ASSERT_TRUE(a.ok()) << a.status().message();
+    EXPECT_EQ(a->scenario_path, "s.textproto");
+    EXPECT_EQ(a->out_dir, "results");
+    ASSERT_TRUE(a->seed.has_value());
+    EXPECT_EQ(*a->seed, 42u);
+    EXPECT_TRUE(a->quiet);
+
+    fabric_emu::Scenario scenario;
+    scenario.set_name("x");
+    EXPECT_EQ(OutputDir(a.value(), scenario), "results");
+    ApplyCliOverrides(a.value(), &scenario);
+    EXPECT_EQ(scenario.run().seed(), 42u);
+    EXPECT_FALSE(scenario.run().progress());
+  }
+}
+
+TEST(CliArgsTest, SeedCoversTheWhole64BitRange) {
+  const StatusOr<CliArgs> max = Parse({"run", "s", "--seed", "18446744073709551615"});  // 2^64-1
+  ASSERT_TRUE(max.ok()) << max.status().message();
+  EXPECT_EQ(*max->seed, UINT64_MAX);
+  EXPECT_FALSE(Parse({"run", "s", "--seed", "18446744073709551616"}).ok());  // 2^64
+}
+
+TEST(CliArgsTest, HelpAndVersion) {
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"--help"}, {"-h"}, {"help"}}) {
+    const StatusOr<CliArgs> a = Parse(args);
+    ASSERT_TRUE(a.ok()) << a.status().message();
+    EXPECT_EQ(a->command, Command::kHelp);
+    EXPECT_EQ(a->help_topic, Command::kHelp);
+  }
+  // Help wins over whatever else is on the line, even a bad option.
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"run", "--help"}, {"run", "s", "--seed", "oops", "-h"}, {"help", "run"}}) {
+    const StatusOr<CliArgs> a = Parse(args);
+    ASSERT_TRUE(a.ok()) << a.status().message();
+    EXPECT_EQ(a->command, Command::kHelp);
+    EXPECT_EQ(a->help_topic, Command::kRun);
+  }
+  const StatusOr<CliArgs> v = Parse({"--version"});
+  ASSERT_TRUE(v.ok());
+  EXPECT_EQ(v->command, Command::kVersion);
+  EXPECT_EQ(VersionText().rfind("fabric-emu ", 0), 0u);
+}
+
+TEST(CliArgsTest, ValidateTakesJustAScenario) {
+  const StatusOr<CliArgs> a = Parse({"validate", "x.textproto"});
+  ASSERT_TRUE(a.ok()) << a.status().message();
+  EXPECT_EQ(a->command, Command::kValidate);
+  EXPECT_EQ(a->scenario_path, "x.textproto");
+  const StatusOr<CliArgs> bad = Parse({"validate", "x.textproto", "--seed", "1"});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_TRUE(Contains(bad.status().message(), "unknown option '--seed'"))
+      << bad.status().message();
+}
+
+TEST(CliArgsTest, ServeOptions) {
+  // EAL arguments begin with dashes themselves; --eal takes them as its value.
+  const StatusOr<CliArgs> a =
+      Parse({"serve", "lab.textproto", "--eal", "--no-huge -l 0-1", "--duration-s", "2.5"});
+  ASSERT_TRUE(a.ok()) << a.status().message();
+  EXPECT_EQ(a->command, Command::kServe);
+  ASSERT_TRUE(a->eal_args.has_value());
+  EXPECT_EQ(*a->eal_args, "--no-huge -l 0-1");
+  ASSERT_TRUE(a->duration_s.has_value());
+  EXPECT_EQ(*a->duration_s, 2.5);
+
+  fabric_emu::Scenario scenario;
+  ApplyCliOverrides(a.value(), &scenario);
+  EXPECT_EQ(scenario.realtime().eal_args(), "--no-huge -l 0-1");
+  EXPECT_EQ(scenario.run().stop_ns(), 2.5e9);  // 2.5 s in ns
+}
+
+// Each refusal must say what was wrong; the fragment checked is the reason a user needs.
+TEST(CliArgsTest, BadUsageIsRefusedWithAReason) {
+  struct Case {
+    std::vector<std::string> args;
+    std::string reason;
+  };
+  const std::vector<Case> cases = {
+      {{}, "no command given"},
+      {{"walk", "s"}, "unknown command 'walk'"},
+      {{"--fast"}, "unknown option '--fast'"},
+      {{"run"}, "missing SCENARIO"},
+      {{"run", "a.textproto", "b.textproto"}, "unexpected argument 'b.textproto'"},
+      {{"run", "s", "--fast"}, "unknown option '--fast'"},
+      {{"run", "s", "--seed"}, "--seed needs a value"},
+      {{"run", "s", "--out"}, "--out needs a value"},
+      {{"run", "s", "--out", "--quiet"}, "--out needs a value"},
+      {{"run", "s", "--out="}, "--out needs a directory"},
+      {{"run", "s", "--seed", "12a"}, "--seed takes a whole number"},
+      {{"run", "s", "--seed", "-1"}, "--seed takes a whole number from 0 to 2^64-1, got '-1'"},
+      {{"run", "s", "--seed=-1"}, "--seed takes a whole number"},
+      {{"run", "s", "--seed", "1.5"}, "--seed takes a whole number"},
+      {{"run", "s", "--quiet=yes"}, "--quiet takes no value"},
+      {{"run", "s", "--eal", "-l 0"}, "unknown option '--eal'"},  // serve only
+      {{"serve", "s", "--duration-s", "0"}, "--duration-s takes a number of seconds > 0"},
+      {{"serve", "s", "--duration-s", "soon"}, "--duration-s takes a number of seconds > 0"},
+      {{"help", "fly"}, "no command 'fly'"},
+  };
+  for (const Case& c : cases) {
+    const StatusOr<CliArgs> a = Parse(c.args);
+    ASSERT_FALSE(a.ok()) << "accepted: " << ::testing::PrintToString(c.args);
+    EXPECT_TRUE(Contains(a.status().message(), c.reason))
+        << ::testing::PrintToString(c.args) << " -> " << a.status().message();
+  }
+}
+
+TEST(CliArgsTest, CommandErrorsPointToThatCommandsHelp) {
+  const StatusOr<CliArgs> a = Parse({"run", "s", "--fast"});
+  ASSERT_FALSE(a.ok());
+  EXPECT_TRUE(Contains(a.status().message(), "fabric-emu run --help")) << a.status().message();
+}
+
+// The help of a command documents every option the parser accepts for it, and every text
+// states the exit codes.
+TEST(CliArgsTest, HelpDocumentsEveryOptionAndTheExitCodes) {
+  const std::vector<std::pair<Command, std::vector<std::string>>> accepted = {
+      {Command::kRun, {"--out", "--seed", "--quiet", "--help"}},
+      {Command::kServe, {"--eal", "--duration-s", "--out", "--seed", "--quiet", "--help"}},
+      {Command::kValidate, {}},
+      {Command::kHelp, {"run", "validate", "serve", "--version", "--help"}},
+  };
+  for (const auto& [topic, options] : accepted) {
+    const std::string text = HelpText(topic);
+    for (const std::string& option : options) {
+      EXPECT_TRUE(Contains(text, option)) << option << " missing from:\n" << text;
+    }
+    for (const int code : {kExitOk, kExitRuntimeFailure, kExitBadInput}) {
+      EXPECT_TRUE(Contains(text, "  " + std::to_string(code) + "  ")) << code << " in:\n" << text;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace fe::control
