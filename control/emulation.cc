@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "congestion/dcqcn.h"
 #include "topology/fat_tree.h"
 #include "traffic/cdf_load.h"
 #include "traffic/flow_size_cdf.h"
@@ -19,6 +20,37 @@ StatusOr<topo::Graph> BuildTopology(const fabric_emu::Scenario& scenario) {
 }
 
 namespace {
+
+cong::DcqcnParams BuildDcqcnParams(const fabric_emu::Dcqcn& d) {
+  cong::DcqcnParams p = d.preset() == fabric_emu::Dcqcn::NVIDIA
+                            ? cong::DcqcnParams::NvidiaConnectX()
+                            : cong::DcqcnParams::Sigcomm2015();
+  if (d.has_g()) p.g = d.g();
+  if (d.has_initial_alpha()) p.initial_alpha = d.initial_alpha();
+  if (d.has_alpha_update_period_ns())
+    p.alpha_update_period = TimeFromNs(d.alpha_update_period_ns());
+  if (d.has_rate_reduce_monitor_period_ns()) {
+    p.rate_reduce_monitor_period = TimeFromNs(d.rate_reduce_monitor_period_ns());
+  }
+  if (d.has_min_decrease_factor()) p.min_decrease_factor = d.min_decrease_factor();
+  if (d.has_clamp_target_rate()) p.clamp_target_rate = d.clamp_target_rate();
+  if (d.has_clamp_target_rate_after_time_inc()) {
+    p.clamp_target_rate_after_time_inc = d.clamp_target_rate_after_time_inc();
+  }
+  if (d.has_increase_timer_period_ns()) {
+    p.increase_timer_period = TimeFromNs(d.increase_timer_period_ns());
+  }
+  if (d.has_byte_counter_bytes()) p.byte_counter_bytes = d.byte_counter_bytes();
+  if (d.has_fast_recovery_steps()) {
+    p.fast_recovery_steps = static_cast<uint32_t>(d.fast_recovery_steps());
+  }
+  if (d.has_additive_increase_mbps()) {
+    p.additive_increase = Rate::FromMbps(d.additive_increase_mbps());
+  }
+  if (d.has_hyper_increase_mbps()) p.hyper_increase = Rate::FromMbps(d.hyper_increase_mbps());
+  if (d.has_min_rate_mbps()) p.min_rate = Rate::FromMbps(d.min_rate_mbps());
+  return p;
+}
 
 // Each traffic section draws from its own stream so adding a section leaves the others unchanged.
 uint64_t SectionSeed(uint64_t seed, int section) {
@@ -77,6 +109,27 @@ StatusOr<std::vector<Flow>> SectionFlows(const fabric_emu::Traffic& t, const top
 
 }  // namespace
 
+StatusOr<dp::NicParams> BuildNicParams(const fabric_emu::NicConfig& nic) {
+  dp::NicParams p;
+  p.mtu_payload_bytes = static_cast<uint32_t>(nic.mtu_payload_bytes());
+  p.ack_every_packets = static_cast<uint32_t>(nic.ack_every_packets());
+  p.retransmit_timeout = TimeFromNs(nic.transport().retransmit_timeout_ns());
+  p.cnp_pacer.min_interval = TimeFromNs(nic.cnp_interval_ns());
+  switch (nic.cc().algorithm_case()) {
+    case fabric_emu::CongestionControl::kDcqcn:
+      p.cc = dp::CongestionControl::kDcqcn;
+      p.dcqcn = BuildDcqcnParams(nic.cc().dcqcn());
+      break;
+    case fabric_emu::CongestionControl::kHpcc:
+      return Status::Error("nic.cc.hpcc: HPCC is not available in the NIC yet; use dcqcn or none");
+    case fabric_emu::CongestionControl::kNone:
+    case fabric_emu::CongestionControl::ALGORITHM_NOT_SET:
+      p.cc = dp::CongestionControl::kNone;
+      break;
+  }
+  return p;
+}
+
 StatusOr<std::vector<dp::MessageSpec>> BuildMessages(const fabric_emu::Scenario& scenario,
                                                      const topo::Graph& graph, uint64_t seed,
                                                      const std::string& scenario_dir) {
@@ -112,8 +165,9 @@ StatusOr<std::unique_ptr<Emulation>> BuildEmulation(const fabric_emu::Scenario& 
   if (!messages.ok()) return messages.status();
 
   dp::FabricParams params;
-  params.nic.mtu_payload_bytes = static_cast<uint32_t>(scenario.nic().mtu_payload_bytes());
-  params.nic.ack_every_packets = static_cast<uint32_t>(scenario.nic().ack_every_packets());
+  StatusOr<dp::NicParams> nic = BuildNicParams(scenario.nic());
+  if (!nic.ok()) return nic.status();
+  params.nic = *nic;
   params.ecmp_seed = static_cast<uint32_t>(seed);
   // Enough mbufs for every packet of every message to be in the fabric at once, within bounds:
   // a run that still runs out reports it instead of stalling.

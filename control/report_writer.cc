@@ -39,6 +39,8 @@ FlowMetrics CollectFlowMetrics(const Emulation& e, uint32_t mtu_payload_bytes) {
     r.start = m.spec.start;
     r.finish = m.delivered_at;
     r.ideal_fct = StandaloneFct(m.spec.size_bytes, mtu_payload_bytes, path);
+    r.cnps_received = m.cnps_received;
+    r.retransmitted_packets = m.retransmitted_packets;
     metrics.Add(r);
   }
   return metrics;
@@ -75,6 +77,13 @@ std::string SummaryJson(const fabric_emu::Scenario& scenario, uint64_t seed,
   j["packets_sent"] = t.data_packets_sent;
   j["packets_delivered"] = t.data_packets_received;
   j["acks_sent"] = t.acks_sent;
+  // Retransmitted packets and bytes are inside packets_sent and bytes_sent: sent = delivered +
+  // dropped + discarded at the receiver (past a gap or duplicate) counts each transmission.
+  j["retransmissions"] = Json{{"packets", t.retransmitted_packets},
+                              {"payload_bytes", t.retransmitted_bytes},
+                              {"timeouts", t.retransmit_timeouts},
+                              {"naks", t.naks_sent}};
+  j["cnps"] = Json{{"sent", t.cnps_sent}, {"received", t.cnps_received}};
   j["packet_hops"] = t.packet_hops;
   j["wire_bytes"] = t.wire_bytes;
   Json by_reason = Json::object();
@@ -95,12 +104,16 @@ std::string SummaryJson(const fabric_emu::Scenario& scenario, uint64_t seed,
 
 std::string FlowsCsv(const FlowMetrics& metrics) {
   std::ostringstream out;
-  out << "id,src_host,dst_host,size_bytes,start_ns,finish_ns,fct_ns,ideal_fct_ns,slowdown\n";
+  // The FCT columns stay last and together, as readers of the first version expect.
+  out << "id,src_host,dst_host,size_bytes,cnps_received,retransmitted_packets,start_ns,finish_ns,"
+         "fct_ns,ideal_fct_ns,slowdown\n";
   char line[256];
   for (const FlowRecord& r : metrics.SortedRecords()) {
-    std::snprintf(line, sizeof(line), "%u,%u,%u,%llu,%.3f,%.3f,%.3f,%.3f,%.6f\n", r.id,
+    std::snprintf(line, sizeof(line), "%u,%u,%u,%llu,%llu,%llu,%.3f,%.3f,%.3f,%.3f,%.6f\n", r.id,
                   r.src_host, r.dst_host, static_cast<unsigned long long>(r.size_bytes),
-                  Ns(r.start), Ns(r.finish), Ns(r.fct()), Ns(r.ideal_fct),
+                  static_cast<unsigned long long>(r.cnps_received),
+                  static_cast<unsigned long long>(r.retransmitted_packets), Ns(r.start),
+                  Ns(r.finish), Ns(r.fct()), Ns(r.ideal_fct),
                   static_cast<double>(r.fct().ps()) / static_cast<double>(r.ideal_fct.ps()));
     out << line;
   }

@@ -1,0 +1,126 @@
+// The scenario's NIC section reaches the NIC: transport and congestion-control parameters map
+// field by field; a lone DCQCN flow runs at line rate; under contention CNPs are paced and every
+// byte arrives.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "control/emulation.h"
+#include "control/report_writer.h"
+#include "control/scenario_loader.h"
+#include "control/software_run.h"
+
+namespace fe::control {
+namespace {
+
+fabric_emu::Scenario Load(const std::string& text) {
+  auto scenario = LoadScenarioText(text, "nic_cc.textproto");
+  EXPECT_TRUE(scenario.ok()) << scenario.status().message();
+  return *scenario;
+}
+
+TEST(NicCcScenarioTest, DcqcnOverridesReplaceSingleFieldsOfThePreset) {
+  const fabric_emu::Scenario s = Load(R"pb(
+    topology { fat_tree { k: 4 } }
+    nic {
+      cnp_interval_ns: 4000
+      transport { retransmit_timeout_ns: 500000 }
+      cc { dcqcn { preset: NVIDIA g: 0.125 min_rate_mbps: 10 } }
+    }
+    traffic { permutation { message_bytes: 4096 } }
+  )pb");
+  StatusOr<dp::NicParams> p = BuildNicParams(s.nic());
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  EXPECT_EQ(p->cc, dp::CongestionControl::kDcqcn);
+  EXPECT_EQ(p->cnp_pacer.min_interval, Time::FromUs(4));
+  EXPECT_EQ(p->retransmit_timeout, Time::FromUs(500));
+  EXPECT_EQ(p->dcqcn.g, 0.125);
+  EXPECT_EQ(p->dcqcn.min_rate, Rate::FromMbps(10));
+  // Every field not overridden is the preset's.
+  const cong::DcqcnParams nvidia = cong::DcqcnParams::NvidiaConnectX();
+  EXPECT_EQ(p->dcqcn.increase_timer_period, nvidia.increase_timer_period);
+  EXPECT_EQ(p->dcqcn.byte_counter_bytes, nvidia.byte_counter_bytes);
+  EXPECT_EQ(p->dcqcn.fast_recovery_steps, nvidia.fast_recovery_steps);
+  EXPECT_EQ(p->dcqcn.rate_reduce_monitor_period, nvidia.rate_reduce_monitor_period);
+}
+
+TEST(NicCcScenarioTest, DefaultsAreTheDocumentedOnes) {
+  StatusOr<dp::NicParams> p = BuildNicParams(fabric_emu::NicConfig());
+  ASSERT_TRUE(p.ok());
+  EXPECT_EQ(p->cc, dp::CongestionControl::kNone);
+  EXPECT_EQ(p->cnp_pacer.min_interval, Time::FromUs(50));  // SIGCOMM'15 N
+  // 4.096 us x 2^14, the InfiniBand local ACK timeout at value 14.
+  EXPECT_EQ(p->retransmit_timeout, Time::FromNs(4096LL << 14));
+}
+
+TEST(NicCcScenarioTest, HpccIsRefusedUntilTheNicRunsIt) {
+  const fabric_emu::Scenario s = Load(R"pb(
+    topology { fat_tree { k: 4 } }
+    nic { cc { hpcc {} } }
+    traffic { permutation { message_bytes: 4096 } }
+  )pb");
+  StatusOr<dp::NicParams> p = BuildNicParams(s.nic());
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.status().message().find("nic.cc.hpcc"), std::string::npos);
+}
+
+struct Ran {
+  nlohmann::json summary;
+  FlowMetrics metrics;
+};
+
+Ran RunText(const std::string& text) {
+  const fabric_emu::Scenario s = Load(text);
+  auto run = RunSoftware(s, SoftwareRunOptions{});
+  EXPECT_TRUE(run.ok()) << run.status().message();
+  Ran r;
+  r.metrics = CollectFlowMetrics(*run->emulation, 4096);
+  r.summary = nlohmann::json::parse(SummaryJson(s, 1, *run, r.metrics.Summarize()));
+  return r;
+}
+
+TEST(NicCcScenarioTest, LoneDcqcnFlowKeepsLineRate) {
+  // Nothing contends, so nothing is marked and DCQCN never leaves line rate: the FCT is the
+  // store-and-forward value of 8 full packets over 6 links at 100 Gb/s, 1 us each:
+  // 4178 wire bytes -> 334.24 ns; 8 x 334.24 + 5 x 334.24 + 6 x 1000 = 10345.12 ns.
+  const Ran r = RunText(R"pb(
+    topology { fat_tree { k: 4 link_rate_gbps: 100 link_delay_ns: 1000 } }
+    nic { cc { dcqcn { preset: PAPER } } }
+    traffic { flow_list { flow { src_host: 0 dst_host: 15 message_bytes: 32768 } } }
+  )pb");
+  ASSERT_EQ(r.metrics.SortedRecords().size(), 1u);
+  EXPECT_EQ(r.metrics.SortedRecords()[0].fct(), Time::FromPs(10'345'120));
+  EXPECT_EQ(r.summary["cnps"]["sent"], 0);
+}
+
+TEST(NicCcScenarioTest, PermutationUnderDcqcnDeliversEverythingAndPacesCnps) {
+  const Ran r = RunText(R"pb(
+    topology { fat_tree { k: 4 link_rate_gbps: 100 link_delay_ns: 1000 } }
+    nic {
+      cnp_interval_ns: 50000
+      cc { dcqcn { preset: PAPER } }
+    }
+    traffic { permutation { message_bytes: 1048576 } }
+  )pb");
+  const nlohmann::json& j = r.summary;
+  EXPECT_EQ(j["flows_completed"], 16);
+  EXPECT_EQ(j["bytes_delivered"], 16 * 1048576);
+  // Conservation: every transmission was delivered, dropped, or discarded by go-back-N.
+  EXPECT_EQ(j["bytes_sent"].get<uint64_t>() - j["retransmissions"]["payload_bytes"].get<uint64_t>(),
+            16u * 1048576u);
+  // Every CNP sent reached its sender (CNPs are never dropped in a lossless class) ...
+  EXPECT_EQ(j["cnps"]["sent"], j["cnps"]["received"]);
+  uint64_t per_flow = 0;
+  for (const FlowRecord& f : r.metrics.SortedRecords()) {
+    per_flow += f.cnps_received;
+    // ... and the notification point answers at most one mark per 50 us: a flow that lasted
+    // fct can have received at most floor(fct / 50 us) + 1 CNPs.
+    EXPECT_LE(f.cnps_received, static_cast<uint64_t>(f.fct().ps() / 50'000'000 + 1)) << f.id;
+  }
+  EXPECT_EQ(j["cnps"]["received"], per_flow);
+  EXPECT_EQ(j["mbufs_in_use_at_end"], 0);
+}
+
+}  // namespace
+}  // namespace fe::control
