@@ -14,6 +14,9 @@ enum class DropReason : uint8_t {
   kUnknownDestination,  // destination address outside the fabric network or host range
   kNotRoce,             // a NIC got a frame that is not RoCEv2
   kUnknownQp,           // BTH destination QP that no message uses
+  kQueueLimit,          // lossy queue at its dynamic threshold, or the shared buffer full
+  kHeadroomOverflow,    // lossless PG with its PFC headroom full: the headroom is too small
+  kWredDrop,            // RED drop of a non-ECT packet on a lossy queue
   kCount,
 };
 
@@ -33,6 +36,12 @@ inline constexpr const char* DropReasonName(DropReason r) {
       return "not_roce";
     case DropReason::kUnknownQp:
       return "unknown_qp";
+    case DropReason::kQueueLimit:
+      return "queue_limit";
+    case DropReason::kHeadroomOverflow:
+      return "headroom_overflow";
+    case DropReason::kWredDrop:
+      return "wred_drop";
     case DropReason::kCount:
       break;
   }

@@ -1,6 +1,7 @@
 #include "dataplane/egress_port.h"
 
 #include "dataplane/packet.h"
+#include "dataplane/pfc_frame.h"
 
 namespace fe::dp {
 
@@ -18,12 +19,27 @@ void PrefetchForReceive(const rte_mbuf* m) {
 
 }  // namespace
 
-void EgressPort::Enqueue(rte_mbuf* m, uint8_t queue) {
-  Meta(m).enqueue_time = sched_->Now();
+void EgressPort::NoteQueueChange(int q, Time now) {
+  counters_.queue_byte_ps[q] = QueueByteTime(q, now);
+  queue_changed_[q] = now;
+}
+
+void EgressPort::Enqueue(rte_mbuf* m, uint8_t queue, uint16_t tag) {
+  const Time now = sched_->Now();
+  Meta(m).enqueue_time = now;
   const uint32_t frame_bytes = FrameBytes(m);
-  queues_[queue].push(Queued{m, frame_bytes});
+  NoteQueueChange(queue, now);
+  queues_[queue].push(Queued{m, frame_bytes, tag});
   queue_bytes_[queue] += frame_bytes;
+  if (queue_bytes_[queue] > counters_.max_queue_bytes[queue]) {
+    counters_.max_queue_bytes[queue] = queue_bytes_[queue];
+  }
   nonempty_mask_ |= static_cast<uint8_t>(1u << queue);
+  if (!tx_event_pending_) StartNext();
+}
+
+void EgressPort::EnqueueControl(rte_mbuf* m) {
+  control_.push(Queued{m, FrameBytes(m), 0});
   if (!tx_event_pending_) StartNext();
 }
 
@@ -31,16 +47,61 @@ void EgressPort::Kick() {
   if (!tx_event_pending_) StartNext();
 }
 
-EgressPort::Queued EgressPort::Dequeue() {
-  if (nonempty_mask_ == 0) {
-    rte_mbuf* m = source_ != nullptr ? source_->Pull() : nullptr;
-    return Queued{m, m != nullptr ? FrameBytes(m) : 0};
+void EgressPort::OnPauseFrame(Time now, uint8_t class_enable,
+                              const std::array<uint16_t, kNumQueues>& quanta) {
+  for (int p = 0; p < kNumQueues; ++p) {
+    if ((class_enable & (1u << p)) == 0) continue;
+    ++counters_.pause_frames_received[p];
+    pause_[p].OnPauseFrame(now, quanta[p], rate_);
+    if (pause_[p].Paused(now)) {
+      paused_mask_ |= static_cast<uint8_t>(1u << p);
+      sched_->At(pause_[p].paused_until(), this, kPauseExpiry);
+    } else {
+      paused_mask_ &= static_cast<uint8_t>(~(1u << p));
+    }
   }
-  // Strict priority, highest queue first (31 - clz gives the highest set bit).
-  const int q = 31 - __builtin_clz(nonempty_mask_);
+  Kick();
+}
+
+uint8_t EgressPort::EligibleMask(Time now) {
+  if (paused_mask_ != 0) {
+    for (int p = 0; p < kNumQueues; ++p) {
+      if ((paused_mask_ & (1u << p)) != 0 && !pause_[p].Paused(now)) {
+        paused_mask_ &= static_cast<uint8_t>(~(1u << p));
+      }
+    }
+  }
+  return nonempty_mask_ & static_cast<uint8_t>(~paused_mask_);
+}
+
+EgressPort::Queued EgressPort::Dequeue() {
+  if (!control_.empty()) return control_.pop();
+  const Time now = sched_->Now();
+  const uint8_t eligible = EligibleMask(now);
+  if (eligible == 0) {
+    if (source_ == nullptr || (paused_mask_ & (1u << source_priority_)) != 0) {
+      return Queued{nullptr, 0, 0};
+    }
+    rte_mbuf* m = source_->Pull();
+    return Queued{m, m != nullptr ? FrameBytes(m) : 0, 0};
+  }
+  int q;
+  if (scheduler_config_ == nullptr) {
+    q = 31 - __builtin_clz(eligible);  // strict priority: the highest set bit
+  } else {
+    std::array<uint32_t, kNumQueues> head_bytes;
+    for (int i = 0; i < kNumQueues; ++i) {
+      head_bytes[i] = (eligible & (1u << i)) != 0 ? queues_[i].front().frame_bytes : 0;
+    }
+    q = scheduler_.Pick(*scheduler_config_, eligible, head_bytes);
+  }
+  NoteQueueChange(q, now);
   const Queued e = queues_[q].pop();
   queue_bytes_[q] -= e.frame_bytes;
   if (queues_[q].empty()) nonempty_mask_ &= static_cast<uint8_t>(~(1u << q));
+  if (observer_ != nullptr) {
+    observer_->OnDequeue(local_port_, e.m, e.frame_bytes, static_cast<uint8_t>(q), e.tag);
+  }
   return e;
 }
 
@@ -52,10 +113,14 @@ void EgressPort::StartNext() {
     sched_->At(busy_until_, this, kTxDone);
     return;
   }
+  // The dequeue observer may queue a control frame on this very port: it must not start a
+  // second transmission under this one.
+  tx_event_pending_ = true;
   const Queued next = Dequeue();
+  tx_event_pending_ = false;
   if (next.m == nullptr) return;
   Transmit(next.m, next.frame_bytes);
-  if (nonempty_mask_ != 0 || source_ != nullptr) {
+  if (nonempty_mask_ != 0 || source_ != nullptr || !control_.empty()) {
     tx_event_pending_ = true;
     sched_->At(busy_until_, this, kTxDone);
   }
@@ -81,11 +146,19 @@ void EgressPort::OnEvent(uint64_t what) {
     StartNext();
     return;
   }
+  if (what == kPauseExpiry) {
+    Kick();
+    return;
+  }
   // Arrival: every frame due now reaches the peer; then wait for the next one on the wire.
   const Time now = sched_->Now();
   while (!wire_.empty() && wire_.front().arrival <= now) {
     rte_mbuf* m = wire_.pop().m;
-    peer_->Receive(peer_port_, m);
+    if (reverse_ != nullptr && IsMacControlFrame(m)) {
+      ReceiveMacControl(m);
+    } else {
+      peer_->Receive(peer_port_, m);
+    }
   }
   if (!wire_.empty()) {
     PrefetchForReceive(wire_.front().m);
@@ -93,8 +166,20 @@ void EgressPort::OnEvent(uint64_t what) {
   }
 }
 
+void EgressPort::ReceiveMacControl(rte_mbuf* m) {
+  // Other MAC-control opcodes (802.3x PAUSE) are not emulated and end here too.
+  if (const std::optional<PfcFrame> f = ParsePfcFrame(m)) {
+    reverse_->OnPauseFrame(sched_->Now(), f->class_enable, f->quanta);
+  }
+  rte_pktmbuf_free(m);
+}
+
 uint64_t EgressPort::DrainAll() {
   uint64_t n = 0;
+  while (!control_.empty()) {
+    rte_pktmbuf_free(control_.pop().m);
+    ++n;
+  }
   for (auto& q : queues_) {
     while (!q.empty()) {
       rte_pktmbuf_free(q.pop().m);

@@ -9,6 +9,8 @@
 #include <array>
 #include <cstdint>
 
+#include "congestion/egress_scheduler.h"
+#include "congestion/pfc.h"
 #include "core/fifo.h"
 #include "core/scheduler.h"
 #include "core/units.h"
@@ -20,8 +22,13 @@ inline constexpr int kNumQueues = 8;
 
 struct PortCounters {
   uint64_t tx_packets = 0;
-  uint64_t tx_wire_bytes = 0;  // frame + preamble + inter-frame gap
-  Time busy_time;              // time spent serialising
+  uint64_t tx_wire_bytes = 0;                                // frame + preamble + inter-frame gap
+  Time busy_time;                                            // time spent serialising
+  std::array<uint64_t, kNumQueues> pause_frames_received{};  // PFC frames enabling each class
+  std::array<uint32_t, kNumQueues> max_queue_bytes{};
+  // Integral of each queue's length over time, in byte-picoseconds, up to the queue's last change
+  // (QueueByteTime brings it up to a given time); divided by the run time it is the mean length.
+  std::array<double, kNumQueues> queue_byte_ps{};
 };
 
 class EgressPort final : public EventHandler {
@@ -34,9 +41,27 @@ class EgressPort final : public EventHandler {
     peer_port_ = peer_port;
   }
   void SetSource(PacketSource* source) { source_ = source; }
+  // The source's packets travel on this priority: while it is paused the source is not asked.
+  void SetSourcePriority(uint8_t prio) { source_priority_ = prio; }
+  // The port of the same link in the other direction. MAC-control (PFC) frames arriving over
+  // this port end here and pause that port; without one they go to the peer like any frame.
+  void SetReverse(EgressPort* reverse) { reverse_ = reverse; }
+  // Tell `observer` (as its port `local_port`) of every packet leaving a queue.
+  void SetDequeueObserver(DequeueObserver* observer, uint16_t local_port) {
+    observer_ = observer;
+    local_port_ = local_port;
+  }
+  // Strict priority + DWRR over the queues; unset: strict priority, highest queue first.
+  void SetScheduler(const cong::EgressSchedulerConfig* config) { scheduler_config_ = config; }
 
-  // Queues m on `queue` and starts transmission if the wire is free.
-  void Enqueue(rte_mbuf* m, uint8_t queue);
+  // Queues m on `queue` and starts transmission if the wire is free. tag goes back to the
+  // dequeue observer with the packet (a switch passes the ingress port).
+  void Enqueue(rte_mbuf* m, uint8_t queue, uint16_t tag = 0);
+  // Queues a MAC-control frame ahead of all data; it is never paused nor observed.
+  void EnqueueControl(rte_mbuf* m);
+  // A PFC frame reached this port's MAC: every class in class_enable pauses for its quanta (0
+  // resumes), replacing any pause in progress.
+  void OnPauseFrame(Time now, uint8_t class_enable, const std::array<uint16_t, kNumQueues>& quanta);
   // Asks the source for packets if the wire is free (a NIC calls this when it has data again).
   void Kick();
 
@@ -46,6 +71,13 @@ class EgressPort final : public EventHandler {
   uint32_t queue_packets(int q) const { return static_cast<uint32_t>(queues_[q].size()); }
   uint64_t packets_in_flight() const { return wire_.size(); }
   const PortCounters& counters() const { return counters_; }
+  bool Paused(int q, Time now) const { return pause_[q].Paused(now); }
+  Time PausedTime(int q, Time now) const { return pause_[q].PausedTime(now); }
+  // counters().queue_byte_ps[q] brought up to now.
+  double QueueByteTime(int q, Time now) const {
+    return counters_.queue_byte_ps[q] + static_cast<double>(queue_bytes_[q]) *
+                                            static_cast<double>((now - queue_changed_[q]).ps());
+  }
 
   // Frees every packet still queued or on the wire (teardown); returns how many.
   uint64_t DrainAll();
@@ -53,7 +85,7 @@ class EgressPort final : public EventHandler {
   void OnEvent(uint64_t what) override;
 
  private:
-  enum Event : uint64_t { kTxDone = 0, kArrival = 1 };
+  enum Event : uint64_t { kTxDone = 0, kArrival = 1, kPauseExpiry = 2 };
   struct InFlight {
     rte_mbuf* m;
     Time arrival;
@@ -62,12 +94,17 @@ class EgressPort final : public EventHandler {
   struct Queued {
     rte_mbuf* m;
     uint32_t frame_bytes;
+    uint16_t tag;
   };
 
   void StartNext();
   void Transmit(rte_mbuf* m, uint32_t frame_bytes);
   // The next packet to send and its frame length; m is nullptr when there is none.
   Queued Dequeue();
+  // Queues that may send now: not empty and not paused.
+  uint8_t EligibleMask(Time now);
+  void NoteQueueChange(int q, Time now);
+  void ReceiveMacControl(rte_mbuf* m);
 
   Scheduler* sched_;
   Rate rate_;
@@ -75,12 +112,22 @@ class EgressPort final : public EventHandler {
   PacketReceiver* peer_ = nullptr;
   uint16_t peer_port_ = 0;
   PacketSource* source_ = nullptr;
+  uint8_t source_priority_ = 3;
+  EgressPort* reverse_ = nullptr;
+  DequeueObserver* observer_ = nullptr;
+  uint16_t local_port_ = 0;
+  const cong::EgressSchedulerConfig* scheduler_config_ = nullptr;
+  cong::EgressScheduler scheduler_;
 
   Time busy_until_;
   bool tx_event_pending_ = false;
   uint8_t nonempty_mask_ = 0;
+  uint8_t paused_mask_ = 0;  // classes paused at their last change; expiries are cleared lazily
+  Fifo<Queued> control_;
   std::array<Fifo<Queued>, kNumQueues> queues_;
   std::array<uint32_t, kNumQueues> queue_bytes_{};
+  std::array<Time, kNumQueues> queue_changed_{};
+  std::array<cong::PauseReceiver, kNumQueues> pause_;
   Fifo<InFlight> wire_;
   PortCounters counters_;
 };

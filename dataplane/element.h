@@ -24,4 +24,14 @@ class PacketSource {
   virtual rte_mbuf* Pull() = 0;
 };
 
+// Told when a packet leaves an egress queue for the wire (a switch releases its buffer and may
+// send XON). Set only on switch ports, so a NIC's port pays one null test per packet.
+class DequeueObserver {
+ public:
+  virtual ~DequeueObserver() = default;
+  // m left queue `queue` of the observer's local port `local_port`; tag is what Enqueue was given.
+  virtual void OnDequeue(uint16_t local_port, rte_mbuf* m, uint32_t frame_bytes, uint8_t queue,
+                         uint16_t tag) = 0;
+};
+
 }  // namespace fe::dp

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <string>
 
+#include "core/random.h"
 #include "dataplane/packet.h"
 
 namespace fe::dp {
@@ -39,6 +40,14 @@ StatusOr<std::unique_ptr<Fabric>> Fabric::Create(const topo::Graph& graph,
     }
   }
 
+  SwitchParams switch_params = params.switch_params;
+  switch_params.headroom.max_frame_bytes =
+      int64_t{params.nic.mtu_payload_bytes} + kRoceHeadersBytes + kIcrcBytes + kFcsBytes;
+  StatusOr<cong::DscpMapConfig> dscp = cong::Compile(switch_params.dscp);
+  if (!dscp.ok()) return Status::Error("switch dscp: " + dscp.status().message());
+  // A NIC's data stops while the class of RoCE traffic is paused on its uplink.
+  const uint8_t nic_priority = cong::PriorityOf(*dscp, MessageSpec{}.dscp);
+
   std::vector<PacketReceiver*> receiver(nodes.size(), nullptr);
   f->nics_.resize(graph.num_hosts());
   for (topo::NodeId n = 0; n < nodes.size(); ++n) {
@@ -52,12 +61,25 @@ StatusOr<std::unique_ptr<Fabric>> Fabric::Create(const topo::Graph& graph,
       if (!config.ok()) return config.status();
       f->nics_[host] = std::make_unique<Nic>(host, sched, p, f->pool_, &f->messages_, *config);
       p->SetSource(f->nics_[host].get());
+      p->SetSourcePriority(nic_priority);
       receiver[n] = f->nics_[host].get();
     } else {
       std::span<EgressPort> sw_ports(&f->ports_[f->first_port_[n]], nodes[n].links.size());
-      f->switches_.push_back(std::make_unique<Switch>(n, sw_ports, &routes,
-                                                      static_cast<uint32_t>(graph.num_hosts()),
-                                                      params.ecmp_seed * 0x9E3779B1u + n));
+      std::vector<PortLink> links;
+      for (const EgressPort& p : sw_ports) links.push_back(PortLink{p.rate(), p.delay()});
+      StatusOr<SwitchConfig> config = Compile(switch_params, links);
+      if (!config.ok())
+        return Status::Error("switch " + nodes[n].name + ": " + config.status().message());
+      SwitchWiring w;
+      w.node = n;
+      w.ports = sw_ports;
+      w.routes = &routes;
+      w.num_hosts = static_cast<uint32_t>(graph.num_hosts());
+      w.ecmp_seed = params.ecmp_seed * 0x9E3779B1u + n;
+      w.random_seed = SplitMix64(params.random_seed ^ (uint64_t{n} << 32)).NextU64();
+      w.sched = sched;
+      w.pool = f->pool_;
+      f->switches_.push_back(std::make_unique<Switch>(w, std::move(config).value()));
       receiver[n] = f->switches_.back().get();
     }
   }
@@ -65,6 +87,7 @@ StatusOr<std::unique_ptr<Fabric>> Fabric::Create(const topo::Graph& graph,
     for (uint16_t p = 0; p < nodes[n].links.size(); ++p) {
       const topo::PortRef peer = graph.Peer(topo::PortRef{n, p});
       f->port(n, p).ConnectPeer(receiver[peer.node], peer.port);
+      f->port(n, p).SetReverse(&f->port(peer.node, peer.port));
     }
   }
   return f;
@@ -106,6 +129,8 @@ EgressPort& Fabric::AttachExternal(uint32_t host, PacketReceiver* receiver) {
   const topo::NodeId node = graph_.hosts()[host];
   const topo::PortRef edge = graph_.Peer(topo::PortRef{node, 0});
   port(edge.node, edge.port).ConnectPeer(receiver, 0);
+  // Frames to a real host go out whole, MAC-control frames included.
+  port(edge.node, edge.port).SetReverse(nullptr);
   EgressPort& uplink = port(node, 0);
   uplink.SetSource(nullptr);
   return uplink;

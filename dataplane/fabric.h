@@ -15,6 +15,7 @@
 #include "dataplane/message.h"
 #include "dataplane/nic.h"
 #include "dataplane/switch.h"
+#include "dataplane/switch_config.h"
 #include "topology/graph.h"
 #include "topology/routes.h"
 
@@ -25,7 +26,11 @@ inline constexpr uint32_t kMaxMbufPoolSize = (1u << 21) - 1;
 
 struct FabricParams {
   NicParams nic;
-  uint32_t ecmp_seed = 1;  // mixed with each switch's id so hops choose independently
+  // Every switch. headroom.max_frame_bytes is replaced by the NIC's largest frame, the largest
+  // the fabric carries.
+  SwitchParams switch_params;
+  uint32_t ecmp_seed = 1;    // mixed with each switch's id so hops choose independently
+  uint64_t random_seed = 1;  // WRED draws, mixed with each switch's id
   uint32_t mbuf_pool_size = 262143;
   uint16_t mbuf_data_room_bytes = 256;  // headers only: emulated payloads are virtual
 };

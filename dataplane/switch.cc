@@ -1,8 +1,11 @@
 #include "dataplane/switch.h"
 
+#include "congestion/dscp_map.h"
 #include "congestion/ecmp_hash.h"
+#include "congestion/wred.h"
 #include "dataplane/addressing.h"
 #include "dataplane/packet.h"
+#include "dataplane/pfc_frame.h"
 
 namespace fe::dp {
 
@@ -21,11 +24,50 @@ DropReason ToDropReason(ParseError e) {
   }
   return DropReason::kTruncatedL4;
 }
+
+DropReason ToDropReason(cong::AdmitVerdict v) {
+  return v == cong::AdmitVerdict::kDropHeadroomOverflow ? DropReason::kHeadroomOverflow
+                                                        : DropReason::kQueueLimit;
+}
+
+// Locally administered address of a switch port, the source of its PFC frames.
+void SwitchPortMac(topo::NodeId node, uint16_t port, uint8_t out[6]) {
+  out[0] = 0x02;
+  out[1] = 0xfe;
+  out[2] = 0x80 | static_cast<uint8_t>(node >> 16);
+  out[3] = static_cast<uint8_t>(node >> 8);
+  out[4] = static_cast<uint8_t>(node);
+  out[5] = static_cast<uint8_t>(port);
+}
 }  // namespace
+
+Switch::Switch(const SwitchWiring& w, SwitchConfig config)
+    : node_(w.node),
+      ports_(w.ports),
+      routes_(w.routes),
+      num_hosts_(w.num_hosts),
+      ecmp_seed_(w.ecmp_seed),
+      sched_(w.sched),
+      pool_(w.pool),
+      config_(std::move(config)),
+      mmu_(config_.buffer),
+      random_(w.random_seed),
+      pause_senders_(ports_.size() * cong::kNumPriorities),
+      queue_counters_(ports_.size() * cong::kNumPriorities) {
+  for (uint16_t p = 0; p < ports_.size(); ++p) {
+    ports_[p].SetDequeueObserver(this, p);
+    ports_[p].SetScheduler(&config_.scheduler);
+  }
+}
 
 void Switch::Drop(rte_mbuf* m, DropReason reason) {
   counters_.drops.Count(reason, FrameBytes(m));
   rte_pktmbuf_free(m);
+}
+
+void Switch::DropAt(SwitchQueueCounters& q, rte_mbuf* m, DropReason reason) {
+  q.drops.Count(reason, FrameBytes(m));
+  Drop(m, reason);
 }
 
 void Switch::Receive(uint16_t local_port, rte_mbuf* m) {
@@ -39,13 +81,88 @@ void Switch::Receive(uint16_t local_port, rte_mbuf* m) {
   const std::span<const uint16_t> group = routes_->NextHops(node_, dst);
   const uint32_t hash = cong::EcmpHash(h.src_ip, h.dst_ip, h.src_port, h.dst_port, ecmp_seed_);
   const uint16_t out = group[cong::PickEcmpMember(hash, static_cast<uint16_t>(group.size()))];
+  const uint8_t prio = cong::PriorityOf(config_.dscp, h.dscp);
+  SwitchQueueCounters& qc = queue_counters_[Index(out, prio)];
 
-  PacketMeta& meta = Meta(m);
-  meta.in_port = local_port;
-  // Until the DSCP classifier lands every packet shares the default RoCE class.
-  meta.priority = 3;
+  const cong::WredConfig& wred = config_.wred[prio];
+  const int64_t queue_bytes = ports_[out].queue_bytes(prio);
+  // The draw is taken only inside the marking band, where it decides something.
+  if (!wred.mark_at_dequeue && queue_bytes > wred.kmin_bytes) {
+    const cong::WredVerdict v = cong::WredDecide(wred, queue_bytes, h.ecn != kEcnNotEct,
+                                                 config_.buffer.priorities[prio].lossless,
+                                                 static_cast<uint32_t>(random_.NextU64() >> 32));
+    if (v == cong::WredVerdict::kDrop) return DropAt(qc, m, DropReason::kWredDrop);
+    if (v == cong::WredVerdict::kMark) {
+      SetIpEcn(m, kEcnCe);
+      ++qc.ecn_marks;
+    }
+  }
+
+  const uint32_t frame_bytes = FrameBytes(m);
+  const cong::AdmitVerdict verdict = mmu_.Admit(local_port, out, prio, frame_bytes);
+  if (!cong::Admitted(verdict)) return DropAt(qc, m, ToDropReason(verdict));
+  // The pause leaves before this packet can: it must not wait behind it.
+  ActOnPfc(local_port, prio, mmu_.PfcCheck(local_port, prio));
   ++counters_.forwarded_packets;
-  ports_[out].Enqueue(m, meta.priority);
+  ports_[out].Enqueue(m, prio, local_port);
+}
+
+void Switch::OnDequeue(uint16_t local_port, rte_mbuf* m, uint32_t frame_bytes, uint8_t queue,
+                       uint16_t in_port) {
+  mmu_.Release(in_port, local_port, queue, frame_bytes);
+  const cong::WredConfig& wred = config_.wred[queue];
+  const int64_t behind_bytes = ports_[local_port].queue_bytes(queue);
+  // At dequeue a RED drop is not taken (the packet is already leaving); ECT packets are marked.
+  if (wred.mark_at_dequeue && behind_bytes > wred.kmin_bytes) {
+    HeaderView h;
+    if (ParseHeaders(m, &h) == ParseError::kNone &&
+        cong::WredDecide(wred, behind_bytes, h.ecn != kEcnNotEct, true,
+                         static_cast<uint32_t>(random_.NextU64() >> 32)) ==
+            cong::WredVerdict::kMark) {
+      SetIpEcn(m, kEcnCe);
+      ++queue_counters_[Index(local_port, queue)].ecn_marks;
+    }
+  }
+  ActOnPfc(in_port, queue, mmu_.PfcCheck(in_port, queue));
+}
+
+void Switch::ActOnPfc(uint16_t in_port, uint8_t prio, cong::PfcAction action) {
+  if (action == cong::PfcAction::kSendXoff) {
+    SendPause(in_port, prio, config_.pause[in_port].quanta);
+  } else if (action == cong::PfcAction::kSendXon) {
+    SendPause(in_port, prio, 0);
+  }
+}
+
+void Switch::SendPause(uint16_t port, uint8_t prio, uint16_t quanta) {
+  rte_mbuf* m = rte_pktmbuf_alloc(pool_);
+  if (m == nullptr) {
+    ++counters_.pause_alloc_failures;
+    return;
+  }
+  uint8_t mac[6];
+  SwitchPortMac(node_, port, mac);
+  PfcFrame f;
+  f.class_enable = static_cast<uint8_t>(1u << prio);
+  f.quanta[prio] = quanta;
+  WritePfcFrame(m, mac, f);  // a 60-byte frame always fits an mbuf of the fabric's pool
+  const size_t i = Index(port, prio);
+  if (quanta > 0) {
+    ++queue_counters_[i].pause_frames_sent;
+    sched_->At(pause_senders_[i].OnXoffSent(config_.pause[port], sched_->Now()), this, i);
+  } else {
+    ++queue_counters_[i].resume_frames_sent;
+    pause_senders_[i].OnXonSent();
+  }
+  ports_[port].EnqueueControl(m);
+}
+
+void Switch::OnEvent(uint64_t what) {
+  const auto port = static_cast<uint16_t>(what / cong::kNumPriorities);
+  const auto prio = static_cast<uint8_t>(what % cong::kNumPriorities);
+  if (mmu_.pg(port, prio).xoff && pause_senders_[what].RefreshDue(sched_->Now())) {
+    SendPause(port, prio, config_.pause[port].quanta);
+  }
 }
 
 }  // namespace fe::dp

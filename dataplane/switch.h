@@ -1,45 +1,101 @@
-// A store-and-forward switch: parse the real headers, route on the destination address through
-// the ECMP group for it, and queue on the chosen egress port by priority.
+// A store-and-forward switch with a shared-buffer MMU: parse the real headers, classify by DSCP,
+// route on the destination address through the ECMP group for it, mark (WRED/ECN) and admit into
+// the shared buffer, and queue on the chosen egress port by priority. Lossless priorities raise
+// PFC: an 802.1Qbb frame goes back out of the ingress port, ahead of its data, and is refreshed
+// while the priority group stays congested. The policies are congestion/'s; this class only moves
+// packets and keeps their state.
 #pragma once
 
 #include <rte_mbuf.h>
+#include <rte_mempool.h>
 
+#include <array>
 #include <cstdint>
 #include <span>
+#include <vector>
 
+#include "congestion/buffer_admission.h"
+#include "congestion/pfc.h"
+#include "core/random.h"
+#include "core/scheduler.h"
 #include "dataplane/drop_reason.h"
 #include "dataplane/egress_port.h"
 #include "dataplane/element.h"
+#include "dataplane/switch_config.h"
 #include "topology/graph.h"
 #include "topology/routes.h"
 
 namespace fe::dp {
 
-struct SwitchCounters {
-  uint64_t rx_packets = 0;
-  uint64_t forwarded_packets = 0;
+// Per (local port, priority): ECN marks and drops of its egress queue, PFC frames sent out of it
+// for its ingress priority group.
+struct SwitchQueueCounters {
+  uint64_t ecn_marks = 0;
+  uint64_t pause_frames_sent = 0;   // XOFF and refreshes
+  uint64_t resume_frames_sent = 0;  // XON (0 quanta)
   DropCounters drops;
 };
 
-class Switch final : public PacketReceiver {
+struct SwitchCounters {
+  uint64_t rx_packets = 0;
+  uint64_t forwarded_packets = 0;
+  uint64_t pause_alloc_failures = 0;  // PFC frames not sent: the packet pool was empty
+  DropCounters drops;
+};
+
+// What a switch needs from the fabric besides its config.
+struct SwitchWiring {
+  topo::NodeId node = 0;
+  std::span<EgressPort> ports;  // indexed by local port
+  const topo::RouteTable* routes = nullptr;
+  uint32_t num_hosts = 0;
+  uint32_t ecmp_seed = 0;
+  uint64_t random_seed = 0;  // WRED draws; fixed per (run seed, switch) for reproducible runs
+  Scheduler* sched = nullptr;
+  rte_mempool* pool = nullptr;  // PFC frames
+};
+
+class Switch final : public PacketReceiver, public DequeueObserver, public EventHandler {
  public:
-  // ports: this switch's egress ports indexed by local port; routes outlive the switch.
-  Switch(topo::NodeId node, std::span<EgressPort> ports, const topo::RouteTable* routes,
-         uint32_t num_hosts, uint32_t ecmp_seed)
-      : node_(node), ports_(ports), routes_(routes), num_hosts_(num_hosts), ecmp_seed_(ecmp_seed) {}
+  // Registers itself with its ports (dequeue observer, egress scheduling); must not move.
+  Switch(const SwitchWiring& wiring, SwitchConfig config);
+  Switch(const Switch&) = delete;
+  Switch& operator=(const Switch&) = delete;
 
   void Receive(uint16_t local_port, rte_mbuf* m) override;
+  void OnDequeue(uint16_t local_port, rte_mbuf* m, uint32_t frame_bytes, uint8_t queue,
+                 uint16_t in_port) override;
+  // A pause refresh falls due for (port, priority) = (what / 8, what % 8).
+  void OnEvent(uint64_t what) override;
 
   const SwitchCounters& counters() const { return counters_; }
+  const SwitchQueueCounters& queue_counters(uint16_t port, uint8_t prio) const {
+    return queue_counters_[Index(port, prio)];
+  }
+  const cong::BufferAdmission& buffer() const { return mmu_; }
+  size_t num_ports() const { return ports_.size(); }
 
  private:
+  static size_t Index(uint16_t port, uint8_t prio) {
+    return size_t{port} * cong::kNumPriorities + prio;
+  }
   void Drop(rte_mbuf* m, DropReason reason);
+  void DropAt(SwitchQueueCounters& q, rte_mbuf* m, DropReason reason);
+  void ActOnPfc(uint16_t in_port, uint8_t prio, cong::PfcAction action);
+  void SendPause(uint16_t port, uint8_t prio, uint16_t quanta);
 
   topo::NodeId node_;
   std::span<EgressPort> ports_;
   const topo::RouteTable* routes_;
   uint32_t num_hosts_;
   uint32_t ecmp_seed_;
+  Scheduler* sched_;
+  rte_mempool* pool_;
+  SwitchConfig config_;
+  cong::BufferAdmission mmu_;
+  Random random_;
+  std::vector<cong::PauseSender> pause_senders_;  // by (ingress port, priority)
+  std::vector<SwitchQueueCounters> queue_counters_;
   SwitchCounters counters_;
 };
 

@@ -1,0 +1,60 @@
+#include "dataplane/switch_config.h"
+
+#include <string>
+
+namespace fe::dp {
+
+namespace {
+
+Status Prefixed(const std::string& prefix, const Status& s) {
+  return Status::Error(prefix + ": " + s.message());
+}
+
+}  // namespace
+
+StatusOr<SwitchConfig> Compile(const SwitchParams& params, std::span<const PortLink> ports) {
+  SwitchConfig c;
+  StatusOr<cong::DscpMapConfig> dscp = cong::Compile(params.dscp);
+  if (!dscp.ok()) return Prefixed("dscp", dscp.status());
+  c.dscp = *dscp;
+
+  cong::BufferParams buffer = params.buffer;
+  buffer.num_ports = static_cast<int>(ports.size());
+  if (!params.pfc_enabled) {
+    for (cong::PriorityBufferParams& p : buffer.priorities) p.lossless = false;
+  }
+  buffer.headroom_bytes.clear();
+  for (const PortLink& link : ports) {
+    if (params.headroom_bytes.has_value()) {
+      buffer.headroom_bytes.push_back(*params.headroom_bytes);
+      continue;
+    }
+    cong::HeadroomParams h = params.headroom;
+    h.link_rate = link.rate;
+    h.cable_length_m =
+        static_cast<double>(link.delay.ps()) / static_cast<double>(h.propagation_per_m.ps());
+    StatusOr<int64_t> bytes = cong::ComputeHeadroomBytes(h);
+    if (!bytes.ok()) return Prefixed("headroom", bytes.status());
+    buffer.headroom_bytes.push_back(*bytes);
+  }
+  StatusOr<cong::BufferConfig> b = cong::Compile(buffer);
+  if (!b.ok()) return Prefixed("buffer", b.status());
+  c.buffer = std::move(b).value();
+
+  for (int p = 0; p < cong::kNumPriorities; ++p) {
+    StatusOr<cong::WredConfig> w = cong::Compile(params.wred[p]);
+    if (!w.ok()) return Prefixed("wred[" + std::to_string(p) + "]", w.status());
+    c.wred[p] = *w;
+  }
+  for (const PortLink& link : ports) {
+    StatusOr<cong::PauseSenderConfig> s = cong::Compile(params.pause, link.rate);
+    if (!s.ok()) return Prefixed("pause", s.status());
+    c.pause.push_back(*s);
+  }
+  StatusOr<cong::EgressSchedulerConfig> sched = cong::Compile(params.scheduler);
+  if (!sched.ok()) return Prefixed("scheduler", sched.status());
+  c.scheduler = *sched;
+  return c;
+}
+
+}  // namespace fe::dp

@@ -1,0 +1,56 @@
+// What a switch is told: the user's parameters for classification, buffer, ECN, PFC and egress
+// scheduling (the scenario maps onto SwitchParams in control/), and the compiled form one switch
+// runs with, which depends on its ports' links (headroom and pause timing follow each link's rate
+// and length).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "congestion/buffer_admission.h"
+#include "congestion/dscp_map.h"
+#include "congestion/egress_scheduler.h"
+#include "congestion/pfc.h"
+#include "congestion/wred.h"
+#include "core/status.h"
+#include "core/units.h"
+
+namespace fe::dp {
+
+struct SwitchParams {
+  cong::DscpMapParams dscp;
+  // num_ports and headroom_bytes are filled per switch from its links.
+  cong::BufferParams buffer;
+  std::array<cong::WredParams, cong::kNumPriorities> wred{};
+  // Off: every priority is lossy (accounted at egress and dropped at its limit).
+  bool pfc_enabled = true;
+  // Headroom of each lossless PG. Unset: ComputeHeadroomBytes per ingress port, with that port's
+  // link rate and a cable as long as its propagation delay at headroom.propagation_per_m.
+  std::optional<int64_t> headroom_bytes;
+  // link_rate and cable_length_m are taken from each port's link.
+  cong::HeadroomParams headroom;
+  cong::PauseSenderParams pause;
+  cong::EgressSchedulerParams scheduler;
+};
+
+// The link behind one local port of a switch.
+struct PortLink {
+  Rate rate;
+  Time delay;
+};
+
+struct SwitchConfig {
+  cong::DscpMapConfig dscp;
+  cong::BufferConfig buffer;
+  std::array<cong::WredConfig, cong::kNumPriorities> wred{};
+  std::vector<cong::PauseSenderConfig> pause;  // by local port: quanta and refresh at its rate
+  cong::EgressSchedulerConfig scheduler;
+};
+
+// Errors name the field, prefixed by the mechanism (e.g. "wred[3]: kmin_bytes ...").
+StatusOr<SwitchConfig> Compile(const SwitchParams& params, std::span<const PortLink> ports);
+
+}  // namespace fe::dp
