@@ -7,6 +7,8 @@
 #include <functional>
 #include <string>
 
+#include "dataplane/int_stamp.h"
+
 namespace fe::dp {
 
 namespace {
@@ -189,6 +191,7 @@ void Nic::BuildDataPacket(uint32_t id, MessageState& msg, rte_mbuf* m) {
       host_, msg.spec.dst_host, msg.udp_src_port, msg.spec.dscp, kEcnEct0, op, QpnOf(id), psn,
       last};
   WriteRocePacket(m, f, payload);
+  InitIntStack(m, false);  // no sender reads telemetry yet: HPCC is not wired in
   ++counters_.data_packets_sent;
   counters_.payload_bytes_sent += payload;
   if (psn < msg.max_psn_sent) {
@@ -279,7 +282,7 @@ void Nic::OnData(rte_mbuf* m, uint32_t id, const HeaderView& h) {
     if (!msg.nak_outstanding) {
       msg.nak_outstanding = true;
       ++counters_.naks_sent;
-      SendAck(msg, kAethNakPsnError, msg.expected_psn);
+      SendAck(msg, kAethNakPsnError, msg.expected_psn, m);
     }
     return;
   }
@@ -297,11 +300,11 @@ void Nic::OnData(rte_mbuf* m, uint32_t id, const HeaderView& h) {
     if (last) msg.delivered_at = sched_->Now();
   }
   if (++msg.packets_since_ack >= config_.ack_every_packets || last) {
-    SendAck(msg, kAethAck, msg.expected_psn - 1);
+    SendAck(msg, kAethAck, msg.expected_psn - 1, m);
   }
 }
 
-void Nic::SendAck(MessageState& msg, uint8_t syndrome, uint32_t psn) {
+void Nic::SendAck(MessageState& msg, uint8_t syndrome, uint32_t psn, const rte_mbuf* echo) {
   msg.packets_since_ack = 0;
   rte_mbuf* a = rte_pktmbuf_alloc(pool_);
   if (a == nullptr) {
@@ -312,6 +315,7 @@ void Nic::SendAck(MessageState& msg, uint8_t syndrome, uint32_t psn) {
                      kEcnEct0, BthOpcode::kRcAcknowledge, QpnOf(IdOf(msg)), psn,
                      false};
   WriteRoceAck(a, f, syndrome, msg.expected_psn);
+  CopyIntStack(echo, a);  // HPCC: the sender reads the path's telemetry from the ACK
   ++counters_.acks_sent;
   port_->Enqueue(a, kAckQueue);
 }
@@ -327,6 +331,7 @@ void Nic::SendCnp(MessageState& msg) {
                      kEcnNotEct, BthOpcode::kCnp,   QpnOf(IdOf(msg)), 0,
                      false};
   WriteRoceCnp(c, f);
+  InitIntStack(c, false);
   ++counters_.cnps_sent;
   port_->Enqueue(c, kCnpQueue);
 }

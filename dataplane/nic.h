@@ -109,7 +109,8 @@ class Nic final : public PacketReceiver, public PacketSource, public EventHandle
   void OnCnp(uint32_t id);
   void OnRetransmitTimer(uint32_t id, uint32_t generation);
   void OnDcqcnTimer(uint32_t id, uint32_t generation);
-  void SendAck(MessageState& msg, uint8_t syndrome, uint32_t psn);
+  // echo: the data packet answered, whose INT stack the ACK carries back.
+  void SendAck(MessageState& msg, uint8_t syndrome, uint32_t psn, const rte_mbuf* echo);
   void SendCnp(MessageState& msg);
   void BuildDataPacket(uint32_t id, MessageState& msg, rte_mbuf* m);
   // Puts a QP with packets to send into the ready queue or, if paced into the future, the heap.
