@@ -53,8 +53,16 @@ StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
     }
   }
   r.wall_time_s = std::chrono::duration<double>(Clock::now() - start).count();
-  r.simulated_time = e.sched.Now();
   r.stopped_early = !e.sched.empty();
+  // Lazy timers (retransmission, rate increase) may outlive the traffic and fire as no-ops; the
+  // run's length is when its last message completed, unless it was stopped first.
+  r.simulated_time = r.stopped_early ? e.sched.Now() : Time::Zero();
+  if (!r.stopped_early) {
+    for (const dp::MessageState& m : e.fabric->messages()) {
+      const Time end = m.completed() ? m.completed_at : m.delivered_at;
+      if (end != Time::Infinite() && end > r.simulated_time) r.simulated_time = end;
+    }
+  }
   return r;
 }
 
