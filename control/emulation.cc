@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "congestion/dcqcn.h"
+#include "control/switch_params.h"
 #include "topology/fat_tree.h"
 #include "traffic/cdf_load.h"
 #include "traffic/flow_size_cdf.h"
@@ -168,7 +169,9 @@ StatusOr<std::unique_ptr<Emulation>> BuildEmulation(const fabric_emu::Scenario& 
   StatusOr<dp::NicParams> nic = BuildNicParams(scenario.nic());
   if (!nic.ok()) return nic.status();
   params.nic = *nic;
+  params.switch_params = BuildSwitchParams(scenario.switch_());
   params.ecmp_seed = static_cast<uint32_t>(seed);
+  params.random_seed = seed;
   // Enough mbufs for every packet of every message to be in the fabric at once, within bounds:
   // a run that still runs out reports it instead of stalling.
   uint64_t packets = 0;

@@ -78,6 +78,9 @@ class Fabric {
   size_t num_switches() const { return switches_.size(); }
   // Egress port `port` of node `node`.
   EgressPort& port(topo::NodeId node, uint16_t port) { return ports_[first_port_[node] + port]; }
+  const EgressPort& port(topo::NodeId node, uint16_t port) const {
+    return ports_[first_port_[node] + port];
+  }
   std::span<const EgressPort> ports() const { return ports_; }
   rte_mempool* pool() const { return pool_; }
   uint64_t messages_delivered() const;

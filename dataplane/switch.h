@@ -68,6 +68,7 @@ class Switch final : public PacketReceiver, public DequeueObserver, public Event
   // A pause refresh falls due for (port, priority) = (what / 8, what % 8).
   void OnEvent(uint64_t what) override;
 
+  topo::NodeId node() const { return node_; }
   const SwitchCounters& counters() const { return counters_; }
   const SwitchQueueCounters& queue_counters(uint16_t port, uint8_t prio) const {
     return queue_counters_[Index(port, prio)];

@@ -30,6 +30,9 @@ struct SwitchParams {
   // Headroom of each lossless PG. Unset: ComputeHeadroomBytes per ingress port, with that port's
   // link rate and a cable as long as its propagation delay at headroom.propagation_per_m.
   std::optional<int64_t> headroom_bytes;
+  // Cable the computed headroom covers. Unset: as long as each port's propagation delay at
+  // headroom.propagation_per_m.
+  std::optional<double> cable_length_m;
   // link_rate and cable_length_m are taken from each port's link.
   cong::HeadroomParams headroom;
   cong::PauseSenderParams pause;

@@ -1,0 +1,66 @@
+#include "control/switch_params.h"
+
+#include <cmath>
+
+namespace fe::control {
+
+namespace {
+
+// DWRR weight 1 credits one jumbo frame per round (scenario.proto, QueueConfig.dwrr_weight).
+constexpr int64_t kDwrrQuantumPerWeightBytes = 9216;
+
+void ApplyQueue(const fabric_emu::QueueConfig& q, dp::SwitchParams* p) {
+  const int prio = q.priority();
+  cong::PriorityBufferParams& b = p->buffer.priorities[prio];
+  b.alpha = q.alpha();
+  b.reserved_bytes = q.reserved_bytes();
+  if (q.has_lossless()) b.lossless = q.lossless();
+  if (q.has_wred()) {
+    cong::WredParams& w = p->wred[prio];
+    w.enabled = q.wred().enabled();
+    w.kmin_bytes = q.wred().kmin_bytes();
+    w.kmax_bytes = q.wred().kmax_bytes();
+    w.pmax = q.wred().pmax();
+    w.mark_at_dequeue = q.wred().mark_at_dequeue();
+  }
+  cong::EgressQueueParams& e = p->scheduler.queues[prio];
+  if (q.has_strict_priority()) e.strict = q.strict_priority();
+  e.quantum_bytes = int64_t{q.dwrr_weight()} * kDwrrQuantumPerWeightBytes;
+}
+
+}  // namespace
+
+dp::SwitchParams BuildSwitchParams(const fabric_emu::SwitchConfig& sw) {
+  dp::SwitchParams p;
+  p.dscp.default_priority = sw.default_priority();
+  for (const fabric_emu::DscpPriority& row : sw.dscp_to_priority()) {
+    bool replaced = false;
+    for (cong::DscpMapParams::Entry& e : p.dscp.entries) {
+      if (e.dscp == row.dscp()) {
+        e.priority = row.priority();
+        replaced = true;
+      }
+    }
+    if (!replaced) p.dscp.entries.push_back({.dscp = row.dscp(), .priority = row.priority()});
+  }
+  p.buffer.total_bytes = sw.buffer_bytes();
+  for (const fabric_emu::QueueConfig& q : sw.queue()) {
+    if (q.priority() >= 0 && q.priority() < cong::kNumPriorities) ApplyQueue(q, &p);
+  }
+
+  const fabric_emu::Pfc& pfc = sw.pfc();
+  p.pfc_enabled = pfc.enabled();
+  for (cong::PriorityBufferParams& b : p.buffer.priorities) {
+    if (pfc.has_xoff_bytes()) b.pfc.xoff_bytes = pfc.xoff_bytes();
+    if (pfc.has_xon_bytes()) b.pfc.xon_bytes = pfc.xon_bytes();
+    b.pfc.xon_offset_bytes = pfc.xon_offset_bytes();
+  }
+  if (pfc.has_headroom_bytes()) p.headroom_bytes = pfc.headroom_bytes();
+  if (pfc.has_cable_length_m()) p.cable_length_m = pfc.cable_length_m();
+  if (pfc.has_response_time_ns()) {
+    p.headroom.peer_response_time = Time::FromPs(std::llround(pfc.response_time_ns() * 1000.0));
+  }
+  return p;
+}
+
+}  // namespace fe::control
