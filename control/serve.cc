@@ -83,6 +83,7 @@ uint64_t Teardown(Attached* a, Emulation* e, std::vector<ServePortReport>* repor
   uint64_t freed = 0;
   for (size_t i = 0; i < a->hosts.size(); ++i) {
     (*reports)[i].host_side = a->hosts[i]->counters();
+    (*reports)[i].host_mac_learned = a->hosts[i]->host_mac_known();
     (*reports)[i].device = a->ports[i]->counters();
     (*reports)[i].device_rx_missed = a->ports[i]->DeviceRxMissed();
     freed += a->hosts[i]->DrainAll();
@@ -177,6 +178,7 @@ int RunServe(const fabric_emu::Scenario& scenario, const ServeOptions& options) 
     hp.host = static_cast<uint32_t>(p.host());
     hp.num_hosts = static_cast<uint32_t>(e.graph.num_hosts());
     hp.dscp_map = dscp_map;
+    hp.probe_pool = rx_pool.get();
     auto host = std::make_unique<dp::ExternalHost>(hp);
     host->ConnectUplink(&e.fabric->AttachExternal(hp.host, host.get()));
     attachments.push_back({port->get(), host.get()});

@@ -68,9 +68,14 @@ std::string ServeSummaryJson(const ServeReport& r) {
     q["rx_forwarded"] = p.host_side.rx_forwarded;
     q["arp_replies"] = p.host_side.arp_replies;
     q["arp_ignored"] = p.host_side.arp_ignored;
+    q["arp_probes"] = p.host_side.arp_probes;
+    q["pause_frames_rx"] = p.host_side.mac_control_rx;
+    q["host_mac_learned"] = p.host_mac_learned;
     q["uplink_overflow"] = p.host_side.uplink_overflow;
     q["rx_drops"] = Drops(p.host_side.rx_drops);
     q["tx_frames"] = p.host_side.tx_frames;
+    q["tx_pause_frames"] = p.host_side.tx_pause_frames;
+    q["tx_ce_frames"] = p.host_side.tx_ce_frames;
     q["tx_virtual_dropped"] = p.host_side.tx_virtual_dropped;
     q["device_rx_packets"] = p.device.rx_packets;
     q["device_tx_packets"] = p.device.tx_packets;

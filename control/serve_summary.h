@@ -19,6 +19,7 @@ struct ServePortReport {
   dp::EthPortCounters device;
   uint64_t device_rx_missed = 0;
   dp::ExternalHostCounters host_side;
+  bool host_mac_learned = false;
 };
 
 struct ServeReport {

@@ -8,6 +8,7 @@
 
 #include "dataplane/addressing.h"
 #include "dataplane/packet.h"
+#include "dataplane/pfc_frame.h"
 
 namespace fe::dp {
 
@@ -59,6 +60,12 @@ void ExternalHost::OnRx(rte_mbuf* const* frames, uint16_t n) {
     const auto* eth = rte_pktmbuf_mtod(m, const rte_ether_hdr*);
     if (eth->ether_type == rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP)) {
       OnArp(m);
+    } else if (IsMacControlFrame(m)) {
+      // A pause frame crosses the emulated host link like any frame and, arriving, pauses the
+      // switch port that sends towards this host (PFC in).
+      Learn(eth);
+      ++counters_.mac_control_rx;
+      uplink_->EnqueueControl(m);
     } else {
       OnIpv4(m);  // ParseHeaders refuses every other EtherType
     }
@@ -137,9 +144,10 @@ void ExternalHost::Receive(uint16_t /*local_port*/, rte_mbuf* m) {
     return;
   }
   auto* eth = rte_pktmbuf_mtod(m, rte_ether_hdr*);
-  // MAC control frames (PFC) keep their reserved multicast destination.
+  // MAC-control frames (PFC) keep their reserved multicast destination and the switch port MAC.
   if (eth->ether_type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4)) {
-    // Until the host has sent anything its MAC is unknown; broadcast reaches it meanwhile.
+    // Until the host has answered a probe or sent anything its MAC is unknown; broadcast
+    // reaches it meanwhile.
     if (host_mac_known_) {
       rte_ether_addr_copy(&host_mac_, &eth->dst_addr);
     } else {
@@ -148,8 +156,39 @@ void ExternalHost::Receive(uint16_t /*local_port*/, rte_mbuf* m) {
     const auto* ip = rte_pktmbuf_mtod_offset(m, const rte_ipv4_hdr*, kIpv4Offset);
     const uint32_t src = HostOfIp(rte_be_to_cpu_32(ip->src_addr));
     if (src < params_.num_hosts) SetMac(&eth->src_addr, src);
+    if ((ip->type_of_service & 0x3) == kEcnCe) ++counters_.tx_ce_frames;
+  } else if (IsMacControlFrame(m)) {
+    ++counters_.tx_pause_frames;
   }
   ++counters_.tx_frames;
+  outbox_.push(m);
+}
+
+void ExternalHost::ProbeHostMac(Time now) {
+  if (host_mac_known_ || now < next_probe_ || params_.probe_pool == nullptr) return;
+  next_probe_ = now + kProbeInterval;
+  rte_mbuf* m = rte_pktmbuf_alloc(params_.probe_pool);
+  if (m == nullptr) return;
+  auto* eth = reinterpret_cast<rte_ether_hdr*>(rte_pktmbuf_append(m, kArpFrameBytes));
+  if (eth == nullptr) {
+    rte_pktmbuf_free(m);
+    return;
+  }
+  Meta(m) = PacketMeta{};
+  std::memset(eth->dst_addr.addr_bytes, 0xff, RTE_ETHER_ADDR_LEN);
+  rte_ether_addr_copy(&kEmulatorMac, &eth->src_addr);
+  eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP);
+  auto* arp = reinterpret_cast<rte_arp_hdr*>(eth + 1);
+  arp->arp_hardware = rte_cpu_to_be_16(RTE_ARP_HRD_ETHER);
+  arp->arp_protocol = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+  arp->arp_hlen = RTE_ETHER_ADDR_LEN;
+  arp->arp_plen = 4;
+  arp->arp_opcode = rte_cpu_to_be_16(RTE_ARP_OP_REQUEST);
+  rte_ether_addr_copy(&kEmulatorMac, &arp->arp_data.arp_sha);
+  arp->arp_data.arp_sip = 0;
+  std::memset(arp->arp_data.arp_tha.addr_bytes, 0, RTE_ETHER_ADDR_LEN);
+  arp->arp_data.arp_tip = rte_cpu_to_be_32(HostIp(params_.host));
+  ++counters_.arp_probes;
   outbox_.push(m);
 }
 

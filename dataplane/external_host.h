@@ -20,16 +20,23 @@
 
 #include "congestion/dscp_map.h"
 #include "core/fifo.h"
+#include "core/units.h"
 #include "dataplane/drop_reason.h"
 #include "dataplane/egress_port.h"
 #include "dataplane/element.h"
 
 namespace fe::dp {
 
+// The emulator's own MAC, source of its ARP probes: locally administered, outside the range of
+// host MACs (02:fe:00:...).
+inline constexpr rte_ether_addr kEmulatorMac = {{0x02, 0xfe, 0xff, 0xff, 0xff, 0xff}};
+inline constexpr Time kProbeInterval = Time::FromMs(100);
+
 struct ExternalHostParams {
   uint32_t host = 0;             // the host index the real host takes the place of
   uint32_t num_hosts = 0;        // hosts of the fabric: ARP is answered for each of their addresses
   cong::DscpMapConfig dscp_map;  // picks the uplink queue of what the real host sends
+  rte_mempool* probe_pool = nullptr;  // for the ARP probes that learn the host's MAC
   // The emulated uplink queues what the real host sends faster than the emulated link rate; past
   // this many bytes in one queue a frame is dropped, as a NIC's full transmit ring would refuse it
   // (1 MiB: 42 ms at 200 Mb/s, 84 us at 100 Gb/s, a deep NIC ring at both ends).
@@ -41,9 +48,13 @@ struct ExternalHostCounters {
   uint64_t rx_forwarded = 0;     // entered the fabric
   uint64_t arp_replies = 0;      // answered for a fabric address
   uint64_t arp_ignored = 0;      // ARP that asks for nothing the fabric holds, or is no request
+  uint64_t arp_probes = 0;       // sent to learn the host's MAC
+  uint64_t mac_control_rx = 0;   // pause frames from the host, passed on to pause the switch
   uint64_t uplink_overflow = 0;  // dropped: uplink queue over its limit
   DropCounters rx_drops;         // malformed or unroutable frames from the real host
   uint64_t tx_frames = 0;        // delivered by the fabric towards the real host
+  uint64_t tx_pause_frames = 0;  // of which PFC frames from the edge switch (PFC out)
+  uint64_t tx_ce_frames = 0;     // of which IPv4 frames marked CE on the way
   // Emulated frames whose payload is virtual cannot go out as real bytes: dropped, counted.
   uint64_t tx_virtual_dropped = 0;
 };
@@ -58,7 +69,13 @@ class ExternalHost final : public PacketReceiver {
   // scheduler's current time.
   void OnRx(rte_mbuf* const* frames, uint16_t n);
   // A frame the fabric delivers to the host: rewritten for the real host and queued in the outbox.
+  // MAC-control (PFC) frames the edge switch sends go out unchanged (PFC out).
   void Receive(uint16_t local_port, rte_mbuf* m) override;
+  // Until the real host's MAC is known, asks for it every kProbeInterval with an ARP probe
+  // (RFC 5227: sender address 0.0.0.0, which a host answers for its own address without adding
+  // anything to its neighbour table). A host that never spoke would otherwise get its frames
+  // broadcast, and TCP ignores segments that were not addressed to the host's own MAC.
+  void ProbeHostMac(Time now);
 
   // Frames waiting to go to the real host, oldest first; the caller transmits and pops them.
   Fifo<rte_mbuf*>& outbox() { return outbox_; }
@@ -79,6 +96,7 @@ class ExternalHost final : public PacketReceiver {
   EgressPort* uplink_ = nullptr;
   rte_ether_addr host_mac_{};
   bool host_mac_known_ = false;
+  Time next_probe_;
   Fifo<rte_mbuf*> outbox_;
   ExternalHostCounters counters_;
 };

@@ -21,7 +21,9 @@ RealtimeLoop::RealtimeLoop(Scheduler* sched, const TscClock* clock,
     : sched_(sched),
       clock_(clock),
       attachments_(attachments.begin(), attachments.end()),
-      params_(std::move(params)) {}
+      params_(std::move(params)),
+      rx_bursts_(attachments_.size()),
+      rx_count_(attachments_.size(), 0) {}
 
 RealtimeLoop::~RealtimeLoop() {
   FreeRings();
@@ -42,6 +44,7 @@ void RealtimeLoop::RunDue(Time now) {
 // Returns true when the loop must stop.
 bool RealtimeLoop::Checkpoint(Time now, Time* next_check, Time* next_progress) {
   *next_check = now + kCheckInterval;
+  for (const RealtimeAttachment& a : attachments_) a.host->ProbeHostMac(now);
   if (now >= *next_progress) {
     *next_progress = now + params_.progress_interval;
     interval_.now = now;
@@ -76,15 +79,18 @@ StatusOr<RealtimeStats> RealtimeLoop::Run() {
 }
 
 StatusOr<RealtimeStats> RealtimeLoop::RunOneLcore() {
-  rte_mbuf* burst[kBurstSize];
   Time next_check = Time::Zero();
   Time next_progress = params_.progress_interval;
   for (;;) {
+    // Receive first, then read the clock: a frame enters the fabric no earlier than it arrived,
+    // so the emulated path can only add delay, never remove any.
+    for (size_t i = 0; i < attachments_.size(); ++i) {
+      rx_count_[i] = attachments_[i].port->RxBurst(rx_bursts_[i].data(), kBurstSize);
+    }
     const Time now = clock_->Now();
     RunDue(now);
-    for (const RealtimeAttachment& a : attachments_) {
-      const uint16_t n = a.port->RxBurst(burst, kBurstSize);
-      if (n > 0) a.host->OnRx(burst, n);
+    for (size_t i = 0; i < attachments_.size(); ++i) {
+      if (rx_count_[i] > 0) attachments_[i].host->OnRx(rx_bursts_[i].data(), rx_count_[i]);
     }
     for (const RealtimeAttachment& a : attachments_) {
       Fifo<rte_mbuf*>& out = a.host->outbox();
@@ -126,16 +132,17 @@ StatusOr<RealtimeStats> RealtimeLoop::RunTwoLcores() {
     return Status::Error("cannot launch the I/O lcore " + std::to_string(io) + ": " +
                          rte_strerror(-ret));
   }
-  rte_mbuf* burst[kBurstSize];
   Time next_check = Time::Zero();
   Time next_progress = params_.progress_interval;
   for (;;) {
+    for (size_t i = 0; i < attachments_.size(); ++i) {
+      rx_count_[i] = static_cast<uint16_t>(rte_ring_sc_dequeue_burst(
+          rx_rings_[i], reinterpret_cast<void**>(rx_bursts_[i].data()), kBurstSize, nullptr));
+    }
     const Time now = clock_->Now();
     RunDue(now);
     for (size_t i = 0; i < attachments_.size(); ++i) {
-      const unsigned n = rte_ring_sc_dequeue_burst(rx_rings_[i], reinterpret_cast<void**>(burst),
-                                                   kBurstSize, nullptr);
-      if (n > 0) attachments_[i].host->OnRx(burst, static_cast<uint16_t>(n));
+      if (rx_count_[i] > 0) attachments_[i].host->OnRx(rx_bursts_[i].data(), rx_count_[i]);
     }
     for (size_t i = 0; i < attachments_.size(); ++i) {
       Fifo<rte_mbuf*>& out = attachments_[i].host->outbox();

@@ -13,6 +13,7 @@
 
 #include <rte_ring.h>
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -98,6 +99,9 @@ class RealtimeLoop {
   RealtimeLoopParams params_;
   RealtimeStats stats_;
   RealtimeProgress interval_;
+  // Each iteration's received bursts, by attachment, held until the clock has been read.
+  std::vector<std::array<rte_mbuf*, kBurstSize>> rx_bursts_;
+  std::vector<uint16_t> rx_count_;
   std::vector<rte_ring*> rx_rings_;   // two-lcore mode: I/O -> fabric, by attachment
   std::vector<rte_ring*> tx_rings_;   // fabric -> I/O
   std::atomic<bool> io_stop_{false};  // fabric lcore -> I/O lcore
