@@ -25,7 +25,10 @@ struct World {
   std::unique_ptr<Fabric> fabric;
 };
 
-std::unique_ptr<World> RunIncast(const SwitchParams& sw) {
+// Runs the incast of kMessageBytes from each of hosts 4..11 to host 0, with `extra` messages
+// alongside; incast messages come first in the message table.
+std::unique_ptr<World> RunIncast(const SwitchParams& sw, std::vector<MessageSpec> extra = {},
+                                 uint64_t incast_bytes = kMessageBytes) {
   auto w = std::make_unique<World>();
   auto g = topo::BuildFatTree(topo::FatTreeParams{4, kRate, kDelay});
   EXPECT_TRUE(g.ok());
@@ -41,8 +44,8 @@ std::unique_ptr<World> RunIncast(const SwitchParams& sw) {
   // Hosts 4..11 (pods 1 and 2) to host 0 (pod 0): every path crosses the core and meets at host
   // 0's edge switch, which receives on two uplinks and sends on one 100 Gb/s port.
   std::vector<MessageSpec> specs;
-  for (uint32_t s = 4; s < 12; ++s)
-    specs.push_back({s, kReceiver, kMessageBytes, Time::Zero(), 26});
+  for (uint32_t s = 4; s < 12; ++s) specs.push_back({s, kReceiver, incast_bytes, Time::Zero(), 26});
+  specs.insert(specs.end(), extra.begin(), extra.end());
   EXPECT_TRUE(w->fabric->AddMessages(specs).ok());
   w->sched.RunUntil(Time::Infinite());
   return w;
@@ -133,6 +136,41 @@ TEST(IncastTest, LosslessDropsNothingAndKeepsTheReceiverLinkBusy) {
   EXPECT_GE(busy, 0.98);
   EXPECT_LE(busy, 1.0);
   EXPECT_EQ(f.mbufs_in_use(), 0u);
+}
+
+// Congestion spreading: a victim from host 4 (an incast sender) to host 5 on the same edge
+// switch shares only host 4's uplink with the incast. Alone it would take the store-and-forward
+// time of 1 MiB over two hops; next to host 4's incast message, the NIC alternates packets of the
+// two, so a fair uplink gives it half the line rate: its FCT is at most about twice the alone
+// time. With PFC the edge switch pauses host 4 (its ingress group fills with incast packets
+// waiting for the paused uplinks), and the victim waits with them: head-of-line blocking.
+Time VictimFct(bool pfc) {
+  constexpr uint64_t kVictimBytes = 1024 * 1024;
+  SwitchParams sw;
+  sw.pfc_enabled = pfc;
+  sw.buffer.total_bytes = 1024 * 1024;
+  sw.buffer.priorities[3].pfc.xoff_bytes = 64 * 1024;
+  auto w = RunIncast(sw, {{4, 5, kVictimBytes, Time::Zero(), 26}}, 1024 * 1024);
+  EXPECT_EQ(w->fabric->messages_delivered(), 9u);
+  const MessageState& victim = w->fabric->messages()[8];
+  EXPECT_EQ(victim.spec.dst_host, 5u);
+  return victim.delivered_at;
+}
+
+TEST(IncastTest, PfcSpreadsCongestionToAVictimThatLossyDoesNot) {
+  // 1 MiB alone over two 100 Gb/s hops of 1 us: 256 packets of 4178 wire bytes at 80 ps each,
+  // one more serialisation on the second hop, two propagation delays.
+  const Time alone = Time::FromPs(257 * 4178 * 80) + kDelay * 2;
+  const Time lossy = VictimFct(false);
+  const Time lossless = VictimFct(true);
+  const double lossy_slowdown = static_cast<double>(lossy.ps()) / static_cast<double>(alone.ps());
+  const double pfc_slowdown = static_cast<double>(lossless.ps()) / static_cast<double>(alone.ps());
+  RecordProperty("victim_slowdown_lossy_milli", static_cast<int>(lossy_slowdown * 1000));
+  RecordProperty("victim_slowdown_pfc_milli", static_cast<int>(pfc_slowdown * 1000));
+  // Lossy: half the uplink, so 2x, with 5% for the packets the two messages do not overlap on.
+  EXPECT_LE(lossy_slowdown, 2.1);
+  // PFC: host 4's uplink runs at the pace of the incast's drain, far below half the line rate.
+  EXPECT_GE(pfc_slowdown, 3.0);
 }
 
 }  // namespace
