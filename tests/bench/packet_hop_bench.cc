@@ -37,8 +37,10 @@ void BM_EgressPortRing(benchmark::State& state) {
     relays[i].next = &ports[(i + 1) % n];
     ports[i].ConnectPeer(&relays[i], 0);
   }
-  rte_mempool* pool = rte_pktmbuf_pool_create("bench_ring", 8191, 256, dp::kPacketPrivBytes, 256,
-                                              SOCKET_ID_ANY);
+  char name[RTE_MEMPOOL_NAMESIZE];
+  std::snprintf(name, sizeof(name), "bench_ring%d", n);
+  rte_mempool* pool = rte_pktmbuf_pool_create(name, static_cast<unsigned>(n * 8 + 1023), 256,
+                                              dp::kPacketPrivBytes, 256, SOCKET_ID_ANY);
   // Eight packets per port keep every link busy, like a loaded fabric.
   for (int i = 0; i < n * 8; ++i) {
     rte_mbuf* m = rte_pktmbuf_alloc(pool);
