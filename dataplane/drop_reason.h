@@ -17,6 +17,7 @@ enum class DropReason : uint8_t {
   kQueueLimit,          // lossy queue at its dynamic threshold, or the shared buffer full
   kHeadroomOverflow,    // lossless PG with its PFC headroom full: the headroom is too small
   kWredDrop,            // RED drop of a non-ECT packet on a lossy queue
+  kPfcWatchdog,         // lossless traffic of a queue the PFC watchdog declared stormed
   kCount,
 };
 
@@ -42,6 +43,8 @@ inline constexpr const char* DropReasonName(DropReason r) {
       return "headroom_overflow";
     case DropReason::kWredDrop:
       return "wred_drop";
+    case DropReason::kPfcWatchdog:
+      return "pfc_watchdog";
     case DropReason::kCount:
       break;
   }

@@ -34,7 +34,9 @@ void EgressPort::Enqueue(rte_mbuf* m, uint8_t queue, uint16_t tag) {
   if (queue_bytes_[queue] > counters_.max_queue_bytes[queue]) {
     counters_.max_queue_bytes[queue] = queue_bytes_[queue];
   }
+  const bool was_empty = (nonempty_mask_ & (1u << queue)) == 0;
   nonempty_mask_ |= static_cast<uint8_t>(1u << queue);
+  if (was_empty && (watchdog_mask_ & (1u << queue)) != 0) UpdateWatchdog(queue, now);
   if (!tx_event_pending_) StartNext();
 }
 
@@ -59,8 +61,31 @@ void EgressPort::OnPauseFrame(Time now, uint8_t class_enable,
     } else {
       paused_mask_ &= static_cast<uint8_t>(~(1u << p));
     }
+    UpdateWatchdog(p, now);
   }
   Kick();
+}
+
+void EgressPort::UpdateWatchdog(int q, Time now) {
+  if ((watchdog_mask_ & (1u << q)) == 0) return;
+  const cong::WatchdogTransition t = watchdog_[q].Update(
+      *watchdog_config_, now, pause_[q].Paused(now), (nonempty_mask_ & (1u << q)) != 0);
+  if (t == cong::WatchdogTransition::kStormDetected) {
+    stormed_mask_ |= static_cast<uint8_t>(1u << q);
+    ++counters_.storms_detected[q];
+    NoteQueueChange(q, now);
+    while (!queues_[q].empty()) {
+      const Queued e = queues_[q].pop();
+      queue_bytes_[q] -= e.frame_bytes;
+      observer_->OnFlush(local_port_, e.m, e.frame_bytes, static_cast<uint8_t>(q), e.tag);
+    }
+    nonempty_mask_ &= static_cast<uint8_t>(~(1u << q));
+    watchdog_[q].Update(*watchdog_config_, now, pause_[q].Paused(now), false);
+  } else if (t == cong::WatchdogTransition::kRestored) {
+    stormed_mask_ &= static_cast<uint8_t>(~(1u << q));
+  }
+  const Time next = watchdog_[q].NextCheck(*watchdog_config_);
+  if (next != Time::Infinite()) sched_->At(next, this, kWatchdog);
 }
 
 uint8_t EgressPort::EligibleMask(Time now) {
@@ -71,7 +96,8 @@ uint8_t EgressPort::EligibleMask(Time now) {
       }
     }
   }
-  return nonempty_mask_ & static_cast<uint8_t>(~paused_mask_);
+  // A stormed queue ignores its pauses (the watchdog flushes it and its switch drops its traffic).
+  return nonempty_mask_ & static_cast<uint8_t>(~(paused_mask_ & ~stormed_mask_));
 }
 
 EgressPort::Queued EgressPort::Dequeue() {
@@ -98,7 +124,10 @@ EgressPort::Queued EgressPort::Dequeue() {
   NoteQueueChange(q, now);
   const Queued e = queues_[q].pop();
   queue_bytes_[q] -= e.frame_bytes;
-  if (queues_[q].empty()) nonempty_mask_ &= static_cast<uint8_t>(~(1u << q));
+  if (queues_[q].empty()) {
+    nonempty_mask_ &= static_cast<uint8_t>(~(1u << q));
+    if ((watchdog_mask_ & (1u << q)) != 0) UpdateWatchdog(q, now);
+  }
   if (observer_ != nullptr) {
     observer_->OnDequeue(local_port_, e.m, e.frame_bytes, static_cast<uint8_t>(q), e.tag);
   }
@@ -146,7 +175,8 @@ void EgressPort::OnEvent(uint64_t what) {
     StartNext();
     return;
   }
-  if (what == kPauseExpiry) {
+  if (what == kPauseExpiry || what == kWatchdog) {
+    if (watchdog_mask_ != 0) UpdateWatchdogs(sched_->Now());
     Kick();
     return;
   }

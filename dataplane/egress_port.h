@@ -11,6 +11,7 @@
 
 #include "congestion/egress_scheduler.h"
 #include "congestion/pfc.h"
+#include "congestion/pfc_watchdog.h"
 #include "core/fifo.h"
 #include "core/scheduler.h"
 #include "core/units.h"
@@ -29,6 +30,7 @@ struct PortCounters {
   // Integral of each queue's length over time, in byte-picoseconds, up to the queue's last change
   // (QueueByteTime brings it up to a given time); divided by the run time it is the mean length.
   std::array<double, kNumQueues> queue_byte_ps{};
+  std::array<uint64_t, kNumQueues> storms_detected{};  // PFC watchdog declarations
 };
 
 class EgressPort final : public EventHandler {
@@ -53,6 +55,12 @@ class EgressPort final : public EventHandler {
   }
   // Strict priority + DWRR over the queues; unset: strict priority, highest queue first.
   void SetScheduler(const cong::EgressSchedulerConfig* config) { scheduler_config_ = config; }
+  // Runs the PFC watchdog on the queues in `queues` (the lossless ones). A stormed queue ignores
+  // pauses and its packets are flushed to the dequeue observer, which must be set.
+  void SetWatchdog(const cong::PfcWatchdogConfig* config, uint8_t queues) {
+    watchdog_config_ = config;
+    watchdog_mask_ = queues;
+  }
 
   // Queues m on `queue` and starts transmission if the wire is free. tag goes back to the
   // dequeue observer with the packet (a switch passes the ingress port).
@@ -72,6 +80,7 @@ class EgressPort final : public EventHandler {
   uint64_t packets_in_flight() const { return wire_.size(); }
   const PortCounters& counters() const { return counters_; }
   bool Paused(int q, Time now) const { return pause_[q].Paused(now); }
+  bool Stormed(int q) const { return (stormed_mask_ & (1u << q)) != 0; }
   Time PausedTime(int q, Time now) const { return pause_[q].PausedTime(now); }
   // counters().queue_byte_ps[q] brought up to now.
   double QueueByteTime(int q, Time now) const {
@@ -85,7 +94,7 @@ class EgressPort final : public EventHandler {
   void OnEvent(uint64_t what) override;
 
  private:
-  enum Event : uint64_t { kTxDone = 0, kArrival = 1, kPauseExpiry = 2 };
+  enum Event : uint64_t { kTxDone = 0, kArrival = 1, kPauseExpiry = 2, kWatchdog = 3 };
   struct InFlight {
     rte_mbuf* m;
     Time arrival;
@@ -105,6 +114,11 @@ class EgressPort final : public EventHandler {
   uint8_t EligibleMask(Time now);
   void NoteQueueChange(int q, Time now);
   void ReceiveMacControl(rte_mbuf* m);
+  // Gives queue q's watchdog its inputs now; on a storm, flushes the queue.
+  void UpdateWatchdog(int q, Time now);
+  void UpdateWatchdogs(Time now) {
+    for (int q = 0; q < kNumQueues; ++q) UpdateWatchdog(q, now);
+  }
 
   Scheduler* sched_;
   Rate rate_;
@@ -117,6 +131,10 @@ class EgressPort final : public EventHandler {
   DequeueObserver* observer_ = nullptr;
   uint16_t local_port_ = 0;
   const cong::EgressSchedulerConfig* scheduler_config_ = nullptr;
+  const cong::PfcWatchdogConfig* watchdog_config_ = nullptr;
+  uint8_t watchdog_mask_ = 0;
+  uint8_t stormed_mask_ = 0;
+  std::array<cong::PfcWatchdog, kNumQueues> watchdog_;
   cong::EgressScheduler scheduler_;
 
   Time busy_until_;

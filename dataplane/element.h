@@ -32,6 +32,9 @@ class DequeueObserver {
   // m left queue `queue` of the observer's local port `local_port`; tag is what Enqueue was given.
   virtual void OnDequeue(uint16_t local_port, rte_mbuf* m, uint32_t frame_bytes, uint8_t queue,
                          uint16_t tag) = 0;
+  // m was flushed from the queue by the PFC watchdog: the observer takes it and drops it.
+  virtual void OnFlush(uint16_t local_port, rte_mbuf* m, uint32_t frame_bytes, uint8_t queue,
+                       uint16_t tag) = 0;
 };
 
 }  // namespace fe::dp

@@ -57,6 +57,7 @@ Switch::Switch(const SwitchWiring& w, SwitchConfig config)
   for (uint16_t p = 0; p < ports_.size(); ++p) {
     ports_[p].SetDequeueObserver(this, p);
     ports_[p].SetScheduler(&config_.scheduler);
+    ports_[p].SetWatchdog(&config_.watchdog, config_.watchdog_queues);
   }
 }
 
@@ -83,6 +84,7 @@ void Switch::Receive(uint16_t local_port, rte_mbuf* m) {
   const uint16_t out = group[cong::PickEcmpMember(hash, static_cast<uint16_t>(group.size()))];
   const uint8_t prio = cong::PriorityOf(config_.dscp, h.dscp);
   SwitchQueueCounters& qc = queue_counters_[Index(out, prio)];
+  if (ports_[out].Stormed(prio)) return DropAt(qc, m, DropReason::kPfcWatchdog);
 
   const cong::WredConfig& wred = config_.wred[prio];
   const int64_t queue_bytes = ports_[out].queue_bytes(prio);
@@ -123,6 +125,13 @@ void Switch::OnDequeue(uint16_t local_port, rte_mbuf* m, uint32_t frame_bytes, u
       ++queue_counters_[Index(local_port, queue)].ecn_marks;
     }
   }
+  ActOnPfc(in_port, queue, mmu_.PfcCheck(in_port, queue));
+}
+
+void Switch::OnFlush(uint16_t local_port, rte_mbuf* m, uint32_t frame_bytes, uint8_t queue,
+                     uint16_t in_port) {
+  mmu_.Release(in_port, local_port, queue, frame_bytes);
+  DropAt(queue_counters_[Index(local_port, queue)], m, DropReason::kPfcWatchdog);
   ActOnPfc(in_port, queue, mmu_.PfcCheck(in_port, queue));
 }
 

@@ -65,6 +65,8 @@ class Switch final : public PacketReceiver, public DequeueObserver, public Event
   void Receive(uint16_t local_port, rte_mbuf* m) override;
   void OnDequeue(uint16_t local_port, rte_mbuf* m, uint32_t frame_bytes, uint8_t queue,
                  uint16_t in_port) override;
+  void OnFlush(uint16_t local_port, rte_mbuf* m, uint32_t frame_bytes, uint8_t queue,
+               uint16_t in_port) override;
   // A pause refresh falls due for (port, priority) = (what / 8, what % 8).
   void OnEvent(uint64_t what) override;
 

@@ -51,6 +51,14 @@ StatusOr<SwitchConfig> Compile(const SwitchParams& params, std::span<const PortL
     if (!s.ok()) return Prefixed("pause", s.status());
     c.pause.push_back(*s);
   }
+  if (params.watchdog_enabled) {
+    StatusOr<cong::PfcWatchdogConfig> wd = cong::Compile(params.watchdog);
+    if (!wd.ok()) return Prefixed("pfc_watchdog", wd.status());
+    c.watchdog = *wd;
+    for (int p = 0; p < cong::kNumPriorities; ++p) {
+      if (c.buffer.priorities[p].lossless) c.watchdog_queues |= static_cast<uint8_t>(1u << p);
+    }
+  }
   StatusOr<cong::EgressSchedulerConfig> sched = cong::Compile(params.scheduler);
   if (!sched.ok()) return Prefixed("scheduler", sched.status());
   c.scheduler = *sched;

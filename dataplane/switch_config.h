@@ -14,6 +14,7 @@
 #include "congestion/dscp_map.h"
 #include "congestion/egress_scheduler.h"
 #include "congestion/pfc.h"
+#include "congestion/pfc_watchdog.h"
 #include "congestion/wred.h"
 #include "core/status.h"
 #include "core/units.h"
@@ -36,6 +37,9 @@ struct SwitchParams {
   // link_rate and cable_length_m are taken from each port's link.
   cong::HeadroomParams headroom;
   cong::PauseSenderParams pause;
+  // On lossless queues when PFC is on.
+  bool watchdog_enabled = true;
+  cong::PfcWatchdogParams watchdog;
   cong::EgressSchedulerParams scheduler;
 };
 
@@ -50,6 +54,8 @@ struct SwitchConfig {
   cong::BufferConfig buffer;
   std::array<cong::WredConfig, cong::kNumPriorities> wred{};
   std::vector<cong::PauseSenderConfig> pause;  // by local port: quanta and refresh at its rate
+  uint8_t watchdog_queues = 0;                 // lossless queues the watchdog runs on
+  cong::PfcWatchdogConfig watchdog;
   cong::EgressSchedulerConfig scheduler;
 };
 
