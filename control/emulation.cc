@@ -103,7 +103,8 @@ StatusOr<std::vector<Flow>> SectionFlows(const fabric_emu::Traffic& t, const top
       p.seed = seed;
       return MakeCdfLoad(p, *cdf);
     }
-    case fabric_emu::Traffic::PATTERN_NOT_SET: break;
+    case fabric_emu::Traffic::PATTERN_NOT_SET:
+      break;
   }
   return Status::Error("traffic section without a pattern");
 }
@@ -169,7 +170,7 @@ StatusOr<std::unique_ptr<Emulation>> BuildEmulation(const fabric_emu::Scenario& 
   StatusOr<dp::NicParams> nic = BuildNicParams(scenario.nic());
   if (!nic.ok()) return nic.status();
   params.nic = *nic;
-  params.switch_params = BuildSwitchParams(scenario.switch_());
+  ApplySwitchSection(scenario.switch_(), &params);
   params.ecmp_seed = static_cast<uint32_t>(seed);
   params.random_seed = seed;
   // Enough mbufs for every packet of every message to be in the fabric at once, within bounds:
@@ -178,8 +179,8 @@ StatusOr<std::unique_ptr<Emulation>> BuildEmulation(const fabric_emu::Scenario& 
   for (const dp::MessageSpec& m : *messages) {
     packets += (m.size_bytes + params.nic.mtu_payload_bytes - 1) / params.nic.mtu_payload_bytes;
   }
-  params.mbuf_pool_size = static_cast<uint32_t>(std::clamp<uint64_t>(
-      2 * packets + 4096, dp::kMinMbufPoolSize, dp::kMaxMbufPoolSize));
+  params.mbuf_pool_size = static_cast<uint32_t>(
+      std::clamp<uint64_t>(2 * packets + 4096, dp::kMinMbufPoolSize, dp::kMaxMbufPoolSize));
   StatusOr<std::unique_ptr<dp::Fabric>> fabric =
       dp::Fabric::Create(e->graph, e->routes, params, &e->sched);
   if (!fabric.ok()) return fabric.status();

@@ -60,7 +60,23 @@ dp::SwitchParams BuildSwitchParams(const fabric_emu::SwitchConfig& sw) {
   if (pfc.has_response_time_ns()) {
     p.headroom.peer_response_time = Time::FromPs(std::llround(pfc.response_time_ns() * 1000.0));
   }
+  const fabric_emu::PfcWatchdog& wd = sw.pfc_watchdog();
+  p.watchdog_enabled = wd.enabled();
+  p.watchdog.detection_time = Time::FromPs(std::llround(wd.detection_time_ns() * 1000.0));
+  p.watchdog.restoration_time = Time::FromPs(std::llround(wd.restoration_time_ns() * 1000.0));
   return p;
+}
+
+void ApplySwitchSection(const fabric_emu::SwitchConfig& sw, dp::FabricParams* params) {
+  params->switch_params = BuildSwitchParams(sw);
+  for (const fabric_emu::SwitchTierOverride& o : sw.tier_override()) {
+    const auto tier = static_cast<size_t>(o.tier());
+    if (tier == 0 || tier >= params->tier_switch_params.size()) continue;
+    fabric_emu::SwitchConfig merged = sw;
+    merged.clear_tier_override();
+    merged.MergeFrom(o.config());
+    params->tier_switch_params[tier] = BuildSwitchParams(merged);
+  }
 }
 
 }  // namespace fe::control

@@ -40,10 +40,18 @@ StatusOr<std::unique_ptr<Fabric>> Fabric::Create(const topo::Graph& graph,
     }
   }
 
-  SwitchParams switch_params = params.switch_params;
-  switch_params.headroom.max_frame_bytes =
+  // The NIC's frames are the largest the fabric carries: headroom is sized for them.
+  const int64_t max_frame_bytes =
       int64_t{params.nic.mtu_payload_bytes} + kRoceHeadersBytes + kIcrcBytes + kFcsBytes;
-  StatusOr<cong::DscpMapConfig> dscp = cong::Compile(switch_params.dscp);
+  auto switch_params_of = [&](uint8_t tier) {
+    SwitchParams sp =
+        tier < params.tier_switch_params.size() && params.tier_switch_params[tier].has_value()
+            ? *params.tier_switch_params[tier]
+            : params.switch_params;
+    sp.headroom.max_frame_bytes = max_frame_bytes;
+    return sp;
+  };
+  StatusOr<cong::DscpMapConfig> dscp = cong::Compile(params.switch_params.dscp);
   if (!dscp.ok()) return Status::Error("switch dscp: " + dscp.status().message());
   // A NIC's data stops while the class of RoCE traffic is paused on its uplink.
   const uint8_t nic_priority = cong::PriorityOf(*dscp, MessageSpec{}.dscp);
@@ -67,7 +75,7 @@ StatusOr<std::unique_ptr<Fabric>> Fabric::Create(const topo::Graph& graph,
       std::span<EgressPort> sw_ports(&f->ports_[f->first_port_[n]], nodes[n].links.size());
       std::vector<PortLink> links;
       for (const EgressPort& p : sw_ports) links.push_back(PortLink{p.rate(), p.delay()});
-      StatusOr<SwitchConfig> config = Compile(switch_params, links);
+      StatusOr<SwitchConfig> config = Compile(switch_params_of(nodes[n].tier), links);
       if (!config.ok())
         return Status::Error("switch " + nodes[n].name + ": " + config.status().message());
       SwitchWiring w;

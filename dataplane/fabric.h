@@ -5,8 +5,10 @@
 
 #include <rte_mempool.h>
 
+#include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -29,6 +31,8 @@ struct FabricParams {
   // Every switch. headroom.max_frame_bytes is replaced by the NIC's largest frame, the largest
   // the fabric carries.
   SwitchParams switch_params;
+  // Replaces switch_params for the switches of a tier (index: topology tier, 1 = edge).
+  std::array<std::optional<SwitchParams>, 4> tier_switch_params;
   uint32_t ecmp_seed = 1;    // mixed with each switch's id so hops choose independently
   uint64_t random_seed = 1;  // WRED draws, mixed with each switch's id
   uint32_t mbuf_pool_size = 262143;

@@ -1,0 +1,77 @@
+#include "control/switch_params.h"
+
+#include <google/protobuf/text_format.h>
+#include <gtest/gtest.h>
+
+namespace fe::control {
+namespace {
+
+fabric_emu::SwitchConfig Parse(const char* text) {
+  fabric_emu::SwitchConfig sw;
+  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &sw));
+  return sw;
+}
+
+TEST(SwitchParamsTest, UnsetSectionKeepsThePolicyDefaults) {
+  const dp::SwitchParams p = BuildSwitchParams(fabric_emu::SwitchConfig{});
+  // Defaults as documented in scenario.proto and docs/congestion.md.
+  EXPECT_EQ(p.buffer.total_bytes, 16 * 1024 * 1024);
+  EXPECT_TRUE(p.buffer.priorities[3].lossless);
+  EXPECT_FALSE(p.buffer.priorities[0].lossless);
+  EXPECT_EQ(p.wred[3].kmin_bytes, 5120);
+  EXPECT_EQ(p.wred[3].kmax_bytes, 204800);
+  EXPECT_TRUE(p.pfc_enabled);
+  EXPECT_FALSE(p.headroom_bytes.has_value());
+  EXPECT_EQ(p.watchdog.detection_time, Time::FromMs(200));
+  EXPECT_TRUE(p.scheduler.queues[6].strict);
+  EXPECT_EQ(p.scheduler.queues[0].quantum_bytes, 9216);
+  ASSERT_EQ(p.dscp.entries.size(), 2u);
+}
+
+TEST(SwitchParamsTest, FieldsMapOntoTheirParameters) {
+  const dp::SwitchParams p = BuildSwitchParams(Parse(R"(
+    dscp_to_priority { dscp: 26 priority: 4 }
+    dscp_to_priority { dscp: 10 priority: 1 }
+    buffer_bytes: 4000000
+    queue { priority: 4 lossless: true alpha: 0.5 reserved_bytes: 1000 dwrr_weight: 3
+            wred { kmin_bytes: 1000 kmax_bytes: 2000 pmax: 0.5 mark_at_dequeue: true } }
+    pfc { xoff_bytes: 50000 xon_bytes: 40000 headroom_bytes: 30000 response_time_ns: 100 }
+    pfc_watchdog { detection_time_ns: 1000 restoration_time_ns: 2000 }
+  )"));
+  // DSCP 26's row is replaced, DSCP 10's added, DSCP 48's kept.
+  ASSERT_EQ(p.dscp.entries.size(), 3u);
+  EXPECT_EQ(p.dscp.entries[0].priority, 4);
+  EXPECT_EQ(p.dscp.entries[2].dscp, 10);
+  EXPECT_EQ(p.buffer.total_bytes, 4000000);
+  EXPECT_TRUE(p.buffer.priorities[4].lossless);
+  EXPECT_EQ(p.buffer.priorities[4].alpha, 0.5);
+  EXPECT_EQ(p.buffer.priorities[4].reserved_bytes, 1000);
+  EXPECT_EQ(p.scheduler.queues[4].quantum_bytes, 3 * 9216);
+  EXPECT_EQ(p.wred[4].kmin_bytes, 1000);
+  EXPECT_TRUE(p.wred[4].mark_at_dequeue);
+  EXPECT_EQ(p.buffer.priorities[4].pfc.xoff_bytes, 50000);
+  EXPECT_EQ(p.buffer.priorities[4].pfc.xon_bytes, 40000);
+  EXPECT_EQ(p.headroom_bytes, 30000);
+  EXPECT_EQ(p.headroom.peer_response_time, Time::FromNs(100));
+  EXPECT_EQ(p.watchdog.detection_time, Time::FromNs(1000));
+  EXPECT_EQ(p.watchdog.restoration_time, Time::FromNs(2000));
+}
+
+TEST(SwitchParamsTest, TierOverrideReplacesOnlyItsFieldsForItsTier) {
+  dp::FabricParams f;
+  ApplySwitchSection(Parse(R"(
+    buffer_bytes: 4000000
+    pfc { xoff_bytes: 50000 }
+    tier_override { tier: EDGE config { buffer_bytes: 1000000 } }
+  )"),
+                     &f);
+  EXPECT_EQ(f.switch_params.buffer.total_bytes, 4000000);
+  ASSERT_TRUE(f.tier_switch_params[1].has_value());
+  EXPECT_EQ(f.tier_switch_params[1]->buffer.total_bytes, 1000000);
+  EXPECT_EQ(f.tier_switch_params[1]->buffer.priorities[3].pfc.xoff_bytes, 50000);
+  EXPECT_FALSE(f.tier_switch_params[2].has_value());
+  EXPECT_FALSE(f.tier_switch_params[3].has_value());
+}
+
+}  // namespace
+}  // namespace fe::control
