@@ -1,6 +1,7 @@
 #include "dataplane/egress_port.h"
 
 #include "dataplane/packet.h"
+#include "dataplane/pcapng_writer.h"
 #include "dataplane/pfc_frame.h"
 
 namespace fe::dp {
@@ -160,6 +161,7 @@ void EgressPort::Transmit(rte_mbuf* m, uint32_t frame_bytes) {
   const uint32_t wire_bytes = WireBytesOfFrame(frame_bytes);
   const Time ser = rate_.SerializationTime(wire_bytes);
   busy_until_ = now + ser;
+  if (capture_ != nullptr) capture_->Write(capture_interface_, now, m);
   ++counters_.tx_packets;
   counters_.tx_wire_bytes += wire_bytes;
   counters_.busy_time += ser;

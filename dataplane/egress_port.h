@@ -21,6 +21,8 @@ namespace fe::dp {
 
 inline constexpr int kNumQueues = 8;
 
+class PcapngWriter;
+
 struct PortCounters {
   uint64_t tx_packets = 0;
   uint64_t tx_wire_bytes = 0;                                // frame + preamble + inter-frame gap
@@ -52,6 +54,11 @@ class EgressPort final : public EventHandler {
   void SetDequeueObserver(DequeueObserver* observer, uint16_t local_port) {
     observer_ = observer;
     local_port_ = local_port;
+  }
+  // Writes every frame this port starts to send into `writer` as `interface` (nullptr: none).
+  void SetCapture(PcapngWriter* writer, uint32_t interface) {
+    capture_ = writer;
+    capture_interface_ = interface;
   }
   // Strict priority + DWRR over the queues; unset: strict priority, highest queue first.
   void SetScheduler(const cong::EgressSchedulerConfig* config) { scheduler_config_ = config; }
@@ -131,6 +138,8 @@ class EgressPort final : public EventHandler {
   DequeueObserver* observer_ = nullptr;
   uint16_t local_port_ = 0;
   const cong::EgressSchedulerConfig* scheduler_config_ = nullptr;
+  PcapngWriter* capture_ = nullptr;
+  uint32_t capture_interface_ = 0;
   const cong::PfcWatchdogConfig* watchdog_config_ = nullptr;
   uint8_t watchdog_mask_ = 0;
   uint8_t stormed_mask_ = 0;

@@ -1,0 +1,107 @@
+#include "dataplane/pcapng_writer.h"
+
+#include <cstring>
+
+#include "dataplane/packet.h"
+
+namespace fe::dp {
+
+namespace {
+
+// Block types and option codes of the pcapng specification (sections 4.1 to 4.3).
+constexpr uint32_t kSectionHeaderBlock = 0x0A0D0D0A;
+constexpr uint32_t kByteOrderMagic = 0x1A2B3C4D;
+constexpr uint32_t kInterfaceDescriptionBlock = 1;
+constexpr uint32_t kEnhancedPacketBlock = 6;
+constexpr uint16_t kLinkTypeEthernet = 1;
+constexpr uint16_t kOptEnd = 0;
+constexpr uint16_t kOptIfName = 2;
+constexpr uint16_t kOptIfTsresol = 9;
+constexpr uint8_t kTsresolNanoseconds = 9;  // 10^-9 s per timestamp unit
+
+constexpr uint32_t Pad4(uint32_t n) { return (n + 3) & ~3u; }
+
+}  // namespace
+
+void PcapngWriter::Put(const void* data, size_t n) {
+  if (n > 0 && std::fwrite(data, 1, n, f_) != n) failed_ = true;
+}
+
+StatusOr<std::unique_ptr<PcapngWriter>> PcapngWriter::Open(
+    const std::string& path, const std::vector<std::string>& interfaces) {
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (f == nullptr) return Status::Error("cannot write capture " + path);
+  std::unique_ptr<PcapngWriter> w(new PcapngWriter(f));
+
+  const uint32_t shb_len = 28;
+  const uint16_t version[2] = {1, 0};
+  const int64_t section_length = -1;  // unknown
+  w->Put(&kSectionHeaderBlock, 4);
+  w->Put(&shb_len, 4);
+  w->Put(&kByteOrderMagic, 4);
+  w->Put(version, 4);
+  w->Put(&section_length, 8);
+  w->Put(&shb_len, 4);
+
+  const uint8_t zeros[4] = {};
+  for (const std::string& name : interfaces) {
+    const auto name_len = static_cast<uint16_t>(name.size());
+    const uint32_t options = 4 + Pad4(name_len) + 4 + 4 + 4;
+    const uint32_t idb_len = 20 + options;
+    const uint16_t link[2] = {kLinkTypeEthernet, 0};
+    const uint32_t snap_len = 0;  // no limit
+    w->Put(&kInterfaceDescriptionBlock, 4);
+    w->Put(&idb_len, 4);
+    w->Put(link, 4);
+    w->Put(&snap_len, 4);
+    const uint16_t name_opt[2] = {kOptIfName, name_len};
+    w->Put(name_opt, 4);
+    w->Put(name.data(), name_len);
+    w->Put(zeros, Pad4(name_len) - name_len);
+    const uint16_t tsresol_opt[2] = {kOptIfTsresol, 1};
+    w->Put(tsresol_opt, 4);
+    const uint8_t tsresol[4] = {kTsresolNanoseconds, 0, 0, 0};
+    w->Put(tsresol, 4);
+    const uint16_t end_opt[2] = {kOptEnd, 0};
+    w->Put(end_opt, 4);
+    w->Put(&idb_len, 4);
+  }
+  if (w->failed_) return Status::Error("cannot write capture " + path);
+  return w;
+}
+
+PcapngWriter::~PcapngWriter() {
+  if (f_ != nullptr) std::fclose(f_);
+}
+
+void PcapngWriter::Write(uint32_t interface, Time at, const rte_mbuf* m) {
+  const uint32_t stored = rte_pktmbuf_pkt_len(m);
+  const uint32_t frame = stored + Meta(m).virtual_bytes;  // without FCS
+  const uint32_t block_len = 32 + Pad4(frame);
+  const auto ts_ns = static_cast<uint64_t>(at.ps() / 1000);
+  const uint32_t head[7] = {
+      kEnhancedPacketBlock,         block_len, interface, static_cast<uint32_t>(ts_ns >> 32),
+      static_cast<uint32_t>(ts_ns), frame,     frame};
+  Put(head, sizeof(head));
+  for (const rte_mbuf* seg = m; seg != nullptr; seg = seg->next) {
+    Put(rte_pktmbuf_mtod(seg, const uint8_t*), rte_pktmbuf_data_len(seg));
+  }
+  static constexpr uint8_t kZeros[512] = {};
+  for (uint32_t left = Pad4(frame) - stored; left > 0;) {
+    const uint32_t n = left < sizeof(kZeros) ? left : sizeof(kZeros);
+    Put(kZeros, n);
+    left -= n;
+  }
+  Put(&block_len, 4);
+  ++packets_;
+}
+
+Status PcapngWriter::Close() {
+  if (f_ == nullptr) return Status::Ok();
+  const bool close_failed = std::fclose(f_) != 0;
+  f_ = nullptr;
+  if (failed_ || close_failed) return Status::Error("error writing the capture file");
+  return Status::Ok();
+}
+
+}  // namespace fe::dp

@@ -1,0 +1,48 @@
+// A pcapng capture file (draft-ietf-opsawg-pcapng) of frames leaving chosen egress ports, stamped
+// with the virtual clock at nanosecond resolution. The virtual payload bytes of emulated packets
+// are written as zeros up to the frame's real length, so dissectors see whole frames (the FCS is
+// not captured, as NICs deliver frames without it).
+//
+// Not DPDK's rte_pcapng: in DPDK 22.11 it describes only ethdev ports (no interface block can be
+// added for an emulated port) and stamps packets with the wall clock via the TSC, where a capture
+// of a virtual-time run needs the virtual clock.
+#pragma once
+
+#include <rte_mbuf.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "core/units.h"
+
+namespace fe::dp {
+
+class PcapngWriter {
+ public:
+  // Creates `path` with one Ethernet interface per name, numbered in order.
+  static StatusOr<std::unique_ptr<PcapngWriter>> Open(const std::string& path,
+                                                      const std::vector<std::string>& interfaces);
+  ~PcapngWriter();
+  PcapngWriter(const PcapngWriter&) = delete;
+  PcapngWriter& operator=(const PcapngWriter&) = delete;
+
+  // Appends the frame in m as seen on `interface` at `at`.
+  void Write(uint32_t interface, Time at, const rte_mbuf* m);
+  // Flushes and closes; reports a write error that happened on the way.
+  Status Close();
+  uint64_t packets_written() const { return packets_; }
+
+ private:
+  explicit PcapngWriter(std::FILE* f) : f_(f) {}
+  void Put(const void* data, size_t n);
+
+  std::FILE* f_;
+  uint64_t packets_ = 0;
+  bool failed_ = false;
+};
+
+}  // namespace fe::dp
