@@ -94,7 +94,7 @@ void Switch::Receive(uint16_t local_port, rte_mbuf* m) {
                                                  config_.buffer.priorities[prio].lossless,
                                                  static_cast<uint32_t>(random_.NextU64() >> 32));
     if (v == cong::WredVerdict::kDrop) return DropAt(qc, m, DropReason::kWredDrop);
-    if (v == cong::WredVerdict::kMark) {
+    if (v == cong::WredVerdict::kMark && h.ecn != kEcnCe) {
       SetIpEcn(m, kEcnCe);
       ++qc.ecn_marks;
     }
@@ -117,7 +117,7 @@ void Switch::OnDequeue(uint16_t local_port, rte_mbuf* m, uint32_t frame_bytes, u
   // At dequeue a RED drop is not taken (the packet is already leaving); ECT packets are marked.
   if (wred.mark_at_dequeue && behind_bytes > wred.kmin_bytes) {
     HeaderView h;
-    if (ParseHeaders(m, &h) == ParseError::kNone &&
+    if (ParseHeaders(m, &h) == ParseError::kNone && h.ecn != kEcnCe &&
         cong::WredDecide(wred, behind_bytes, h.ecn != kEcnNotEct, true,
                          static_cast<uint32_t>(random_.NextU64() >> 32)) ==
             cong::WredVerdict::kMark) {

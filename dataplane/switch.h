@@ -30,7 +30,7 @@ namespace fe::dp {
 // Per (local port, priority): ECN marks and drops of its egress queue, PFC frames sent out of it
 // for its ingress priority group.
 struct SwitchQueueCounters {
-  uint64_t ecn_marks = 0;
+  uint64_t ecn_marks = 0;  // ECT packets this queue turned CE (already-CE ones are not counted)
   uint64_t pause_frames_sent = 0;   // XOFF and refreshes
   uint64_t resume_frames_sent = 0;  // XON (0 quanta)
   DropCounters drops;

@@ -109,10 +109,14 @@ TEST(IncastTest, LosslessDropsNothingAndKeepsTheReceiverLinkBusy) {
   }
   EXPECT_EQ(retransmitted, 0u);
 
-  uint64_t pauses = 0;
+  uint64_t pauses = 0, marks = 0, ce_received = 0;
+  for (uint32_t h = 0; h < w->graph.num_hosts(); ++h) {
+    ce_received += f.nic(h).counters().ce_marked_received;
+  }
   for (size_t i = 0; i < f.num_switches(); ++i) {
     const Switch& s = f.switch_at(i);
     for (uint16_t p = 0; p < s.num_ports(); ++p) {
+      marks += s.queue_counters(p, 3).ecn_marks;
       pauses += s.queue_counters(p, 3).pause_frames_sent;
       // Ingress use of a lossless PG is bounded by XOFF + headroom (reserve 0).
       EXPECT_LE(s.buffer().pg(p, 3).peak_bytes, kXoffBytes + kHeadroomBytes);
@@ -120,6 +124,11 @@ TEST(IncastTest, LosslessDropsNothingAndKeepsTheReceiverLinkBusy) {
   }
   RecordProperty("pause_frames_sent", static_cast<int>(pauses));
   EXPECT_GT(pauses, 0u);
+  // Nothing is lost, so every packet a switch turned CE reaches a NIC that reads CE in the real
+  // IPv4 header: the marks and the CE packets received are the same count.
+  RecordProperty("ecn_marks", static_cast<int>(marks));
+  EXPECT_GT(marks, 0u);
+  EXPECT_EQ(marks, ce_received);
 
   // The receiver's link is busy from the first frame's arrival at its edge switch to the last
   // frame's departure. The first frame arrives uncontended after 5 hops of (serialisation of
