@@ -37,7 +37,10 @@ void EgressPort::Enqueue(rte_mbuf* m, uint8_t queue, uint16_t tag) {
   }
   const bool was_empty = (nonempty_mask_ & (1u << queue)) == 0;
   nonempty_mask_ |= static_cast<uint8_t>(1u << queue);
-  if (was_empty && (watchdog_mask_ & (1u << queue)) != 0) UpdateWatchdog(queue, now);
+  // Unpaused and not stormed, the watchdog has nothing to time: its input change does not matter.
+  if (was_empty && (watchdog_mask_ & (paused_mask_ | stormed_mask_) & (1u << queue)) != 0) {
+    UpdateWatchdog(queue, now);
+  }
   if (!tx_event_pending_) StartNext();
 }
 
@@ -127,7 +130,7 @@ EgressPort::Queued EgressPort::Dequeue() {
   queue_bytes_[q] -= e.frame_bytes;
   if (queues_[q].empty()) {
     nonempty_mask_ &= static_cast<uint8_t>(~(1u << q));
-    if ((watchdog_mask_ & (1u << q)) != 0) UpdateWatchdog(q, now);
+    if ((watchdog_mask_ & (paused_mask_ | stormed_mask_) & (1u << q)) != 0) UpdateWatchdog(q, now);
   }
   if (observer_ != nullptr) {
     observer_->OnDequeue(local_port_, e.m, e.frame_bytes, static_cast<uint8_t>(q), e.tag);

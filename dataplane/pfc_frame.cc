@@ -37,11 +37,6 @@ bool WritePfcFrame(rte_mbuf* m, const uint8_t src_mac[6], const PfcFrame& frame)
   return true;
 }
 
-bool IsMacControlFrame(const rte_mbuf* m) {
-  if (rte_pktmbuf_data_len(m) < 14) return false;
-  return Load16(rte_pktmbuf_mtod(m, const uint8_t*) + 12) == kMacControlEtherType;
-}
-
 std::optional<PfcFrame> ParsePfcFrame(const rte_mbuf* m) {
   if (rte_pktmbuf_data_len(m) < kQuantaOffset + 2 * cong::kNumPriorities) return std::nullopt;
   const auto* p = rte_pktmbuf_mtod(m, const uint8_t*);

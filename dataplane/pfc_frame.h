@@ -30,8 +30,13 @@ struct PfcFrame {
 // Returns false if the mbuf has no room.
 bool WritePfcFrame(rte_mbuf* m, const uint8_t src_mac[6], const PfcFrame& frame);
 
-// True when m's EtherType is MAC control (any opcode).
-bool IsMacControlFrame(const rte_mbuf* m);
+// True when m's EtherType is MAC control (any opcode). Inline: every frame arriving over a link
+// is tested.
+inline bool IsMacControlFrame(const rte_mbuf* m) {
+  if (rte_pktmbuf_data_len(m) < 14) return false;
+  const auto* p = rte_pktmbuf_mtod(m, const uint8_t*);
+  return p[12] == (kMacControlEtherType >> 8) && p[13] == (kMacControlEtherType & 0xff);
+}
 
 // The PFC frame in m, or nullopt for a runt or another MAC-control opcode.
 std::optional<PfcFrame> ParsePfcFrame(const rte_mbuf* m);
