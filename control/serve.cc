@@ -72,6 +72,29 @@ cong::DscpMapConfig ScenarioDscpMap(const fabric_emu::Scenario& scenario) {
   return config.ok() ? *config : cong::DscpMapConfig{};  // validated with the scenario
 }
 
+// The scenario with its traffic replaced by exactly `messages`, as flow lists (one section per
+// run of equal DSCP, in order), so that the fabric is sized and wired for them as a software
+// run would be.
+fabric_emu::Scenario WithMessages(const fabric_emu::Scenario& scenario,
+                                  const std::vector<dp::MessageSpec>& messages) {
+  fabric_emu::Scenario s = scenario;
+  s.clear_traffic();
+  fabric_emu::Traffic* section = nullptr;
+  for (const dp::MessageSpec& m : messages) {
+    if (section == nullptr || section->dscp() != m.dscp) {
+      section = s.add_traffic();
+      section->set_dscp(m.dscp);
+      section->mutable_flow_list();
+    }
+    fabric_emu::Flow* f = section->mutable_flow_list()->add_flow();
+    f->set_src_host(static_cast<int32_t>(m.src_host));
+    f->set_dst_host(static_cast<int32_t>(m.dst_host));
+    f->set_message_bytes(static_cast<int64_t>(m.size_bytes));
+    f->set_start_ns(static_cast<double>(m.start.ps()) / 1000.0);
+  }
+  return s;
+}
+
 // Everything that must be gone before the pools can be counted and freed, in teardown order.
 struct Attached {
   std::vector<std::unique_ptr<dp::ExternalHost>> hosts;
@@ -140,27 +163,27 @@ int RunServe(const fabric_emu::Scenario& scenario, const ServeOptions& options) 
   // The fabric without traffic, then the scenario's messages less those from or to a real host:
   // a real host has no emulated NIC to send them or to acknowledge them.
   const uint64_t seed = scenario.run().seed();
-  fabric_emu::Scenario no_traffic = scenario;
-  no_traffic.clear_traffic();
-  StatusOr<std::unique_ptr<Emulation>> built =
-      BuildEmulation(no_traffic, seed, options.scenario_dir);
-  if (!built.ok()) return fail(built.status().message());
-  Emulation& e = **built;
   std::unordered_set<uint32_t> real_hosts;
-  for (const auto& p : scenario.realtime().port())
+  for (const auto& p : scenario.realtime().port()) {
     real_hosts.insert(static_cast<uint32_t>(p.host()));
+  }
+  StatusOr<topo::Graph> graph = BuildTopology(scenario);
+  if (!graph.ok()) return fail(graph.status().message());
   StatusOr<std::vector<dp::MessageSpec>> all =
-      BuildMessages(scenario, e.graph, seed, options.scenario_dir);
+      BuildMessages(scenario, *graph, seed, options.scenario_dir);
   if (!all.ok()) return fail(all.status().message());
   std::vector<dp::MessageSpec> emulated;
   for (const dp::MessageSpec& m : *all) {
     if (!real_hosts.contains(m.src_host) && !real_hosts.contains(m.dst_host)) emulated.push_back(m);
   }
-  if (Status s = e.fabric->AddMessages(emulated); !s.ok()) return fail(s.message());
   if (emulated.size() < all->size()) {
     log << "serve: " << all->size() - emulated.size()
         << " scenario messages are from or to a real host and are left out\n";
   }
+  StatusOr<std::unique_ptr<Emulation>> built =
+      BuildEmulation(WithMessages(scenario, emulated), seed, options.scenario_dir);
+  if (!built.ok()) return fail(built.status().message());
+  Emulation& e = **built;
 
   PoolPtr rx_pool(rte_pktmbuf_pool_create("fe_rt_rx", kRxPoolMbufs, 256, dp::kPacketPrivBytes,
                                           kRxDataRoomBytes, SOCKET_ID_ANY));

@@ -106,13 +106,13 @@ Frame Build(const std::string& kind, const uint8_t src_mac[6], uint32_t src_ip, 
     f.insert(f.end(), bth, bth + (whole ? 12 : 4));
     if (whole) f.insert(f.end(), 1024 + 4, 0);
   } else if (kind == "pfc_pause") {
-    // 802.1Qbb: MAC control, opcode 0x0101, class-enable vector with priority 3, then eight
-    // 2-byte pause times; priority 3 pauses for 0xffff quanta.
+    // 802.1Qbb: MAC control, opcode 0x0101, a class-enable vector with all eight priorities,
+    // then eight 2-byte pause times, each the maximum 0xffff quanta (of 512 bit times).
     const uint8_t pfc_mac[6] = {0x01, 0x80, 0xc2, 0x00, 0x00, 0x01};
     EthHeader(&f, pfc_mac, src_mac, 0x8808);
     Put16(&f, 0x0101);
-    Put16(&f, 1 << 3);
-    for (int p = 0; p < 8; ++p) Put16(&f, p == 3 ? 0xffff : 0);
+    Put16(&f, 0x00ff);
+    for (int p = 0; p < 8; ++p) Put16(&f, 0xffff);
     f.resize(60, 0);
   } else {
     return {};
