@@ -32,8 +32,15 @@ int Run(const CliArgs& args, const fabric_emu::Scenario& scenario) {
     std::cerr << "fabric-emu: " << s.message() << "\n";
     return kExitRuntimeFailure;
   }
+  std::error_code ec;
+  std::filesystem::create_directories(out_dir, ec);
+  if (ec) {
+    std::cerr << "fabric-emu: cannot create " << out_dir << ": " << ec.message() << "\n";
+    return kExitRuntimeFailure;
+  }
   SoftwareRunOptions options;
   options.seed = seed;
+  options.out_dir = out_dir;
   options.scenario_dir = ScenarioDir(args.scenario_path);
   if (scenario.run().progress()) options.progress = &std::cerr;
   StatusOr<SoftwareRunResult> run = RunSoftware(scenario, options);
@@ -44,12 +51,6 @@ int Run(const CliArgs& args, const fabric_emu::Scenario& scenario) {
   const FlowMetrics metrics =
       CollectFlowMetrics(*run->emulation, static_cast<uint32_t>(scenario.nic().mtu_payload_bytes()));
   const FlowSummary flows = metrics.Summarize();
-  std::error_code ec;
-  std::filesystem::create_directories(out_dir, ec);
-  if (ec) {
-    std::cerr << "fabric-emu: cannot create " << out_dir << ": " << ec.message() << "\n";
-    return kExitRuntimeFailure;
-  }
   for (const Status& s : {WriteFile(out_dir + "/summary.json", SummaryJson(scenario, seed, *run, flows)),
                           WriteFile(out_dir + "/flows.csv", FlowsCsv(metrics))}) {
     if (!s.ok()) {

@@ -3,6 +3,8 @@
 #include <chrono>
 #include <cstdio>
 
+#include "control/capture.h"
+
 namespace fe::control {
 
 namespace {
@@ -32,6 +34,10 @@ StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
   r.emulation = std::move(built).value();
   Emulation& e = *r.emulation;
 
+  StatusOr<std::unique_ptr<dp::PcapngWriter>> capture =
+      AttachCapture(scenario, options.out_dir, &e);
+  if (!capture.ok()) return capture.status();
+
   const Time stop = scenario.run().stop_ns() > 0 ? TimeFromNs(scenario.run().stop_ns())
                                                  : Time::Infinite();
   using Clock = std::chrono::steady_clock;
@@ -53,6 +59,7 @@ StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
     }
   }
   r.wall_time_s = std::chrono::duration<double>(Clock::now() - start).count();
+  DetachCapture(scenario, &e);
   r.stopped_early = !e.sched.empty();
   // Lazy timers (retransmission, rate increase) may outlive the traffic and fire as no-ops; the
   // run's length is when its last message completed, unless it was stopped first.

@@ -15,6 +15,7 @@ struct SoftwareRunOptions {
   uint64_t seed = 1;
   std::string scenario_dir = ".";
   std::ostream* progress = nullptr;  // a progress line about once a second, if set
+  std::string out_dir = ".";         // where the scenario's capture file, if any, is written
 };
 
 struct SoftwareRunResult {

@@ -16,21 +16,6 @@ namespace {
 
 constexpr uint32_t kArpFrameBytes = kEthHeaderBytes + sizeof(rte_arp_hdr);
 
-DropReason ToDropReason(ParseError e) {
-  switch (e) {
-    case ParseError::kRunt:
-      return DropReason::kRunt;
-    case ParseError::kNotIpv4:
-      return DropReason::kNotIpv4;
-    case ParseError::kBadIpv4Header:
-      return DropReason::kBadIpv4Header;
-    case ParseError::kTruncatedL4:
-    case ParseError::kNone:
-      break;
-  }
-  return DropReason::kTruncatedL4;
-}
-
 void SetMac(rte_ether_addr* out, uint32_t host) { HostMac(host, out->addr_bytes); }
 
 }  // namespace

@@ -11,6 +11,21 @@
 
 namespace fe::dp {
 
+DropReason ToDropReason(ParseError e) {
+  switch (e) {
+    case ParseError::kRunt:
+      return DropReason::kRunt;
+    case ParseError::kNotIpv4:
+      return DropReason::kNotIpv4;
+    case ParseError::kBadIpv4Header:
+      return DropReason::kBadIpv4Header;
+    case ParseError::kTruncatedL4:
+    case ParseError::kNone:
+      break;
+  }
+  return DropReason::kTruncatedL4;
+}
+
 ParseError ParseHeaders(const rte_mbuf* m, HeaderView* out) {
   const uint32_t stored = rte_pktmbuf_data_len(m);
   const uint32_t frame = rte_pktmbuf_pkt_len(m) + Meta(m).virtual_bytes;

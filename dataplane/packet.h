@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "core/units.h"
+#include "dataplane/drop_reason.h"
 #include "dataplane/roce_headers.h"
 
 namespace fe::dp {
@@ -62,6 +63,9 @@ enum class ParseError : uint8_t {
   kBadIpv4Header,  // version, IHL or total length inconsistent with the frame
   kTruncatedL4,    // UDP header or BTH cut short
 };
+
+// The drop reason counted for a frame that failed to parse (e must not be kNone).
+DropReason ToDropReason(ParseError e);
 
 // Parses the headers at the front of m. The frame's logical length includes the virtual bytes.
 ParseError ParseHeaders(const rte_mbuf* m, HeaderView* out);

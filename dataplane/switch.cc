@@ -10,21 +10,6 @@
 namespace fe::dp {
 
 namespace {
-DropReason ToDropReason(ParseError e) {
-  switch (e) {
-    case ParseError::kRunt:
-      return DropReason::kRunt;
-    case ParseError::kNotIpv4:
-      return DropReason::kNotIpv4;
-    case ParseError::kBadIpv4Header:
-      return DropReason::kBadIpv4Header;
-    case ParseError::kTruncatedL4:
-    case ParseError::kNone:
-      break;
-  }
-  return DropReason::kTruncatedL4;
-}
-
 DropReason ToDropReason(cong::AdmitVerdict v) {
   return v == cong::AdmitVerdict::kDropHeadroomOverflow ? DropReason::kHeadroomOverflow
                                                         : DropReason::kQueueLimit;
