@@ -108,7 +108,7 @@ e2e_start() {
   E2E_EMU_PID=$!
   local i
   for ((i = 0; i < 300; ++i)); do
-    grep -q "serve: running" "${E2E_DIR}/emulator.log" && return 0
+    grep -qs "serve: running" "${E2E_DIR}/emulator.log" && return 0
     kill -0 "${E2E_EMU_PID}" 2>/dev/null || e2e_fail "the emulator exited at start"
     sleep 0.1
   done

@@ -4,9 +4,12 @@
 # of propagation and store-and-forward serialisation on the 12 links of the round trip. And it
 # must add little else: the smallest RTT stays within a bound made of the kernel crossings and the
 # loop's measured lateness.
-#   ping_test.sh FABRIC_EMU
+#   ping_test.sh FABRIC_EMU [two-lcores]
+# two-lcores: I/O on a second lcore, and the ports probed by the emulator after EAL start (the
+# EAL arguments name no device).
 source "$(dirname "$0")/lib.sh"
 e2e_init pi "$1"
+mode=${2:-one-lcore}
 
 readonly delay_ns=100000 rate_gbps=1 count=50
 e2e_host 0 0
@@ -16,7 +19,13 @@ name: "e2e-ping"
 topology { fat_tree { k: 4 link_rate_gbps: ${rate_gbps} link_delay_ns: ${delay_ns} } }
 $(e2e_ports)
 SCN
-e2e_start "${E2E_DIR}/ping.textproto"
+if [[ "${mode}" == two-lcores ]]; then
+  (($(nproc) >= 2)) || { echo "SKIP: two lcores need two CPUs"; exit "${E2E_SKIP}"; }
+  e2e_start "${E2E_DIR}/ping.textproto" --eal "-l 0-1 --no-huge -m 1024 --no-shconf --no-pci"
+  grep -q "I/O on lcore 1" "${E2E_DIR}/emulator.log" || e2e_fail "not in two-lcore mode"
+else
+  e2e_start "${E2E_DIR}/ping.textproto"
+fi
 
 out=$(ip netns exec "${NS[0]}" ping -n -q -c "${count}" -i 0.02 -W 2 "${IP[1]}") ||
   e2e_fail "ping failed: ${out}"
