@@ -103,6 +103,8 @@ std::vector<uint8_t> Template(uint32_t frame_bytes) {
   return f;
 }
 
+constexpr size_t kHeaderBytes = 14 + 20 + 8;
+
 struct Generator {
   rte_mempool* pool;
   testing::RingPort in;   // host 0's port: the generator feeds its rx ring
@@ -136,7 +138,9 @@ struct Generator {
       if (n > 0 && rte_pktmbuf_alloc_bulk(pool, burst, n) == 0) {
         for (unsigned i = 0; i < n; ++i) {
           auto* p = rte_pktmbuf_mtod(burst[i], uint8_t*);
-          std::memcpy(p, frame.data(), frame.size());
+          // Only the headers: nothing reads a payload, and copying 4 KB per frame would make the
+          // generator, not the loop, the limit.
+          std::memcpy(p, frame.data(), kHeaderBytes);
           p[34] = static_cast<uint8_t>(0xc0 | (port >> 8 & 0x3f));  // UDP source port: ECMP
           p[35] = static_cast<uint8_t>(port++);
           burst[i]->data_len = static_cast<uint16_t>(frame.size());
