@@ -182,12 +182,19 @@ int RunServe(const fabric_emu::Scenario& scenario, const ServeOptions& options) 
   }
   StatusOr<std::unique_ptr<Emulation>> built =
       BuildEmulation(WithMessages(scenario, emulated), seed, options.scenario_dir);
-  if (!built.ok()) return fail(built.status().message());
+  if (!built.ok()) {
+    return fail(
+        built.status().message() +
+        " (the EAL's memory holds every packet pool: raise -m in realtime.eal_args or --eal)");
+  }
   Emulation& e = **built;
 
   PoolPtr rx_pool(rte_pktmbuf_pool_create("fe_rt_rx", kRxPoolMbufs, 256, dp::kPacketPrivBytes,
                                           kRxDataRoomBytes, SOCKET_ID_ANY));
-  if (rx_pool == nullptr) return fail("cannot create the receive mbuf pool");
+  if (rx_pool == nullptr) {
+    return fail("cannot create the receive mbuf pool of " + std::to_string(kRxPoolMbufs) +
+                " mbufs: raise -m in realtime.eal_args or --eal");
+  }
 
   const cong::DscpMapConfig dscp_map = ScenarioDscpMap(scenario);
   Attached attached;
