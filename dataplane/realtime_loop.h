@@ -1,10 +1,15 @@
 // The real-time loop: real frames in, every event due by the TSC clock run, real frames out.
-//   rx bursts from every external port -> ExternalHost::OnRx (frames enter their host's uplink)
-//   -> every scheduler event due by now runs, each one's lateness (now - due) recorded
-//   -> the scheduler's now moves to the TSC's now -> outboxes drain into tx bursts.
-// The model's code is the software mode's; only the source of "now" differs. Events run with
-// the scheduler's clock at their due time, never at the (later) moment they actually run, so a
-// late loop shows up as lateness, never as a silently stretched emulated time.
+// One pass:
+//   rx bursts from every external port -> now = TSC
+//   -> every scheduler event due by now runs, each one's lateness (TSC at its run - due) recorded
+//   -> the scheduler's now moves to now -> ExternalHost::OnRx: the received frames enter their
+//      hosts' uplinks at now -> outboxes drain into tx bursts.
+// Reading the clock after the receive means a frame never enters before it arrived; running an
+// event only once the TSC has passed its due time means it never runs early: the emulated delays
+// can come out longer, never shorter. The model's code is the software mode's; only the source
+// of "now" differs. Events run with the scheduler's clock at their due time, not at the (later)
+// moment they actually run, so a late loop shows up as lateness, never as a silently stretched
+// emulated time.
 //
 // Two lcores: the I/O lcore polls the devices and passes bursts through single-producer /
 // single-consumer rte_rings to the fabric lcore (the caller's), which runs the model. A full
