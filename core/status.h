@@ -28,8 +28,8 @@ class Status {
 template <typename T>
 class StatusOr {
  public:
-  StatusOr(T value) : v_(std::move(value)) {}          // NOLINT: implicit by design
-  StatusOr(Status status) : v_(std::move(status)) {}   // NOLINT: implicit by design
+  StatusOr(T value) : v_(std::move(value)) {}         // NOLINT: implicit by design
+  StatusOr(Status status) : v_(std::move(status)) {}  // NOLINT: implicit by design
 
   bool ok() const { return std::holds_alternative<T>(v_); }
   Status status() const { return ok() ? Status::Ok() : std::get<Status>(v_); }

@@ -12,7 +12,7 @@ packages=(
   # Tests and benchmarks.
   libgtest-dev libgmock-dev googletest libbenchmark-dev time
   # Real peers and packet dissection for end-to-end tests.
-  iproute2 iputils-ping iperf3 ethtool tshark
+  iproute2 iputils-ping iperf3 ethtool tshark python3
 )
 
 # dpkg-query prints nothing for a name it has never heard of, so absence of "ii" means missing.
