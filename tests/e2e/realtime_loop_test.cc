@@ -128,13 +128,16 @@ void RunAndCheck(int io_lcore, const std::string& tag) {
   // path delay, plus the serialisation of the frames ahead of it on the host link, after that.
   // Not much late either: at most the loop's worst event lateness, plus up to one 100 us check
   // interval before the loop picks the frames up and one before it sees them out; with two lcores
-  // also the I/O lcore's own polling, which no event measures: 1 ms covers its thread being
-  // descheduled once on a busy two-CPU machine.
+  // also the I/O lcore's own polling, which no event measures. That thread shares two CPUs with
+  // the loop and whatever else runs, and a descheduled thread waits a scheduler slice or more
+  // (up to several ms, seen 9 ms under a parallel test run), so with two lcores the bound only
+  // says the frames were not held back; the loop's fidelity is what its lateness histogram
+  // reports.
   const Time path = PathDelay();
   const Time last_extra = kRate.SerializationTime(64 + 20) * (kFrames - 1);
   const Time took = *all_out - *sent;
   const Time slack = Time::FromNs(static_cast<int64_t>(stats->lateness.max_ns())) +
-                     Time::FromUs(200) + (io_lcore >= 0 ? Time::FromMs(1) : Time::Zero());
+                     Time::FromUs(200) + (io_lcore >= 0 ? Time::FromMs(50) : Time::Zero());
   EXPECT_GE(took, path + last_extra);
   EXPECT_LE(took, path + last_extra + slack);
   EXPECT_EQ(stats->lateness.count(), stats->events_run);
