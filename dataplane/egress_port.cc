@@ -1,5 +1,6 @@
 #include "dataplane/egress_port.h"
 
+#include "dataplane/int_stamp.h"
 #include "dataplane/packet.h"
 #include "dataplane/pcapng_writer.h"
 #include "dataplane/pfc_frame.h"
@@ -30,7 +31,7 @@ void EgressPort::Enqueue(rte_mbuf* m, uint8_t queue, uint16_t tag) {
   Meta(m).enqueue_time = now;
   const uint32_t frame_bytes = FrameBytes(m);
   NoteQueueChange(queue, now);
-  queues_[queue].push(Queued{m, frame_bytes, tag});
+  queues_[queue].push(Queued{m, frame_bytes, tag, CollectsInt(m)});
   queue_bytes_[queue] += frame_bytes;
   if (queue_bytes_[queue] > counters_.max_queue_bytes[queue]) {
     counters_.max_queue_bytes[queue] = queue_bytes_[queue];
@@ -134,6 +135,10 @@ EgressPort::Queued EgressPort::Dequeue() {
   }
   if (observer_ != nullptr) {
     observer_->OnDequeue(local_port_, e.m, e.frame_bytes, static_cast<uint8_t>(q), e.tag);
+    if (e.collects_int) {
+      StampInt(e.m, cong::IntHop{counters_.tx_wire_bytes + WireBytesOfFrame(e.frame_bytes), now,
+                                 rate_, queue_bytes_[q]});
+    }
   }
   return e;
 }

@@ -111,6 +111,7 @@ class EgressPort final : public EventHandler {
     rte_mbuf* m;
     uint32_t frame_bytes;
     uint16_t tag;
+    bool collects_int = false;  // HPCC data: a switch port stamps its INT record at dequeue
   };
 
   void StartNext();

@@ -9,8 +9,7 @@ namespace fe::dp {
 
 namespace {
 
-// Header byte: bit 7 = collecting, bits 0..2 = records stamped.
-constexpr uint8_t kCollect = 0x80;
+constexpr uint8_t kCollect = kIntCollectFlag;
 constexpr uint8_t kCountMask = 0x07;
 constexpr uint32_t kRecordBytes = 9;
 static_assert(1 + kMaxStampedHops * kRecordBytes <= sizeof(PacketMeta::reserved));
@@ -59,6 +58,7 @@ void StampInt(rte_mbuf* m, const cong::IntHop& hop) {
 
 void CopyIntStack(const rte_mbuf* from, rte_mbuf* to) {
   std::memcpy(Meta(to).reserved, Meta(from).reserved, 1 + kMaxStampedHops * kRecordBytes);
+  Meta(to).reserved[0] &= static_cast<uint8_t>(~kCollect);
 }
 
 uint32_t ReadIntStack(const rte_mbuf* m, std::span<StampedHop, kMaxStampedHops> out) {

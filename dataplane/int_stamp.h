@@ -13,6 +13,7 @@
 
 #include "congestion/hpcc.h"
 #include "core/units.h"
+#include "dataplane/packet.h"
 
 namespace fe::dp {
 
@@ -30,6 +31,12 @@ struct StampedHop {
 inline constexpr uint32_t kIntTxUnitBytes = 128;
 inline constexpr uint32_t kIntQueueUnitBytes = 128;
 
+// Header byte of the stack: bit 7 = collecting, bits 0..2 = records stamped.
+inline constexpr uint8_t kIntCollectFlag = 0x80;
+
+// Whether m collects telemetry: one metadata byte, read where the metadata is already in cache.
+inline bool CollectsInt(const rte_mbuf* m) { return (Meta(m).reserved[0] & kIntCollectFlag) != 0; }
+
 // Marks m as collecting telemetry (a NIC's data packet under HPCC) or not, with an empty stack.
 // Every packet a NIC builds passes here: mbufs are reused and their metadata is not cleared.
 void InitIntStack(rte_mbuf* m, bool collect);
@@ -37,7 +44,8 @@ void InitIntStack(rte_mbuf* m, bool collect);
 // A switch egress port's record for m, appended if m collects telemetry and the stack has room.
 void StampInt(rte_mbuf* m, const cong::IntHop& hop);
 
-// The receiver echoes the data packet's stack in its ACK.
+// The receiver echoes the data packet's stack in its ACK. The echo collects nothing: switches on
+// the way back must not stamp over the forward path's records.
 void CopyIntStack(const rte_mbuf* from, rte_mbuf* to);
 
 // The records stamped into m, first hop first; returns how many (at most kMaxStampedHops).

@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <vector>
+
+#include "dataplane/egress_port.h"
 
 #include "test_pool.h"
 
@@ -42,6 +45,9 @@ TEST(IntStampTest, RecordsComeBackInPathOrderAtTheirResolution) {
   std::array<StampedHop, kMaxStampedHops> echoed;
   ASSERT_EQ(ReadIntStack(ack, echoed), 3u);
   EXPECT_EQ(ExpandIntHop(echoed[2], zero).tx_bytes, 128u * 3000);
+  // Switches on the way back leave the echo alone.
+  StampInt(ack, Hop(128, Time::FromNs(1), 100, 0));
+  EXPECT_EQ(ReadIntStack(ack, echoed), 3u);
   rte_pktmbuf_free(m);
   rte_pktmbuf_free(ack);
 }
@@ -77,6 +83,70 @@ TEST(IntStampTest, OnlyCollectingPacketsWithRoomAreStamped) {
   EXPECT_EQ(ReadIntStack(m, out), kMaxStampedHops);  // hops past the stack are not recorded
   EXPECT_EQ(ExpandIntHop(out[4], cong::IntHop{}).timestamp, Time::FromNs(4));
   rte_pktmbuf_free(m);
+}
+
+struct NullObserver : DequeueObserver {
+  void OnDequeue(uint16_t, rte_mbuf*, uint32_t, uint8_t, uint16_t) override {}
+  void OnFlush(uint16_t, rte_mbuf*, uint32_t, uint8_t, uint16_t) override {}
+};
+
+struct StackSink : PacketReceiver {
+  std::vector<std::vector<StampedHop>> stacks;
+  void Receive(uint16_t, rte_mbuf* m) override {
+    std::array<StampedHop, kMaxStampedHops> out;
+    stacks.emplace_back(out.begin(), out.begin() + ReadIntStack(m, out));
+    rte_pktmbuf_free(m);
+  }
+};
+
+rte_mbuf* Frame(testing::TestPool& pool, uint32_t frame_bytes, bool collect) {
+  rte_mbuf* m = pool.Alloc();
+  rte_pktmbuf_append(m, 60);
+  Meta(m).virtual_bytes = frame_bytes - 60 - kFcsBytes;
+  InitIntStack(m, collect);
+  return m;
+}
+
+TEST(IntStampTest, SwitchPortStampsTxBytesTimeRateAndQueueBehindAtDequeue) {
+  testing::TestPool pool;
+  Scheduler sched;
+  StackSink sink;
+  NullObserver observer;
+  EgressPort port(&sched, Rate::FromGbps(100), Time::FromNs(1000));
+  port.ConnectPeer(&sink, 0);
+  port.SetDequeueObserver(&observer, 0);
+  constexpr uint32_t kFrame = 4158;
+  constexpr uint32_t kWire = kFrame + 20;  // preamble and inter-frame gap
+  // The first frame starts at once (nothing queued behind it yet) and collects nothing: it is
+  // not HPCC traffic. The three behind it collect.
+  port.Enqueue(Frame(pool, kFrame, false), 3);
+  for (int i = 0; i < 3; ++i) port.Enqueue(Frame(pool, kFrame, true), 3);
+  sched.RunUntil(Time::Infinite());
+  ASSERT_EQ(sink.stacks.size(), 4u);
+  EXPECT_TRUE(sink.stacks[0].empty());
+  for (uint32_t i = 1; i <= 3; ++i) {
+    ASSERT_EQ(sink.stacks[i].size(), 1u);
+    const StampedHop& h = sink.stacks[i][0];
+    // Frame i leaves when i frames of 4178 wire bytes have been serialised at 100 Gb/s
+    // (334.24 ns each), counts itself in tx bytes and sees the 3 - i frames still queued behind
+    // it; the record keeps whole ns and 128-byte units, truncated.
+    EXPECT_EQ(h.timestamp_ns, i * 334240 / 1000);
+    EXPECT_EQ(h.tx_units, (i + 1) * kWire / kIntTxUnitBytes);
+    EXPECT_EQ(h.queue_units, (3 - i) * kFrame / kIntQueueUnitBytes);
+    EXPECT_EQ(h.rate_gbps, 100);
+  }
+}
+
+TEST(IntStampTest, HostPortsDoNotStamp) {
+  testing::TestPool pool;
+  Scheduler sched;
+  StackSink sink;
+  EgressPort port(&sched, Rate::FromGbps(100), Time::Zero());  // no dequeue observer: a NIC's
+  port.ConnectPeer(&sink, 0);
+  port.Enqueue(Frame(pool, 1000, true), 3);
+  sched.RunUntil(Time::Infinite());
+  ASSERT_EQ(sink.stacks.size(), 1u);
+  EXPECT_TRUE(sink.stacks[0].empty());
 }
 
 }  // namespace
