@@ -58,8 +58,15 @@ int Run(const CliArgs& args, const fabric_emu::Scenario& scenario) {
       return kExitRuntimeFailure;
     }
   }
+  if (run->rates != nullptr) {
+    if (Status s = WriteFile(out_dir + "/rates.csv", RatesCsv(run->rates->samples())); !s.ok()) {
+      std::cerr << "fabric-emu: " << s.message() << "\n";
+      return kExitRuntimeFailure;
+    }
+  }
   std::cout << HumanSummary(scenario, seed, *run, flows) << "  outputs   " << out_dir
-            << "/summary.json, " << out_dir << "/flows.csv\n";
+            << "/summary.json, " << out_dir << "/flows.csv"
+            << (run->rates != nullptr ? ", " + out_dir + "/rates.csv" : "") << "\n";
   return kExitOk;
 }
 

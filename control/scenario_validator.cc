@@ -290,6 +290,7 @@ class Validator {
     if (scenario_.has_run()) {
       const Site s = root_.Nested(Scenario::kRunFieldNumber);
       out_.AtLeast(s, fabric_emu::Run::kStopNsFieldNumber, scenario_.run().stop_ns(), 0.0);
+      CheckRateSampleInterval(s);
     }
     if (scenario_.has_realtime()) CheckRealtime(root_.Nested(Scenario::kRealtimeFieldNumber));
     if (scenario_.has_capture()) CheckCapture(root_.Nested(Scenario::kCaptureFieldNumber));
@@ -310,6 +311,17 @@ class Validator {
                "must be 1 to 64 letters, digits, '_', '-' or '.', not starting with '.', since "
                "it names the output directory out/<name>; got " +
                    Quoted(name));
+    }
+  }
+
+  // 0 is off. Times are kept in picoseconds, so a positive interval below 1 ns (far finer than
+  // any rate change: a 64-byte frame takes 6.7 ns at 100 Gb/s) is a unit mistake and, rounded,
+  // could reach 0 and sample forever at one instant.
+  void CheckRateSampleInterval(const Site& s) {
+    const double v = scenario_.run().rate_sample_interval_ns();
+    if (!std::isfinite(v) || (v != 0 && v < 1)) {
+      out_.Add(s, fabric_emu::Run::kRateSampleIntervalNsFieldNumber,
+               "must be 0 (off) or >= 1, got " + Num(v));
     }
   }
 

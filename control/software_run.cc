@@ -37,6 +37,14 @@ StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
   StatusOr<std::unique_ptr<dp::PcapngWriter>> capture =
       AttachCapture(scenario, options.out_dir, &e);
   if (!capture.ok()) return capture.status();
+  if (scenario.run().rate_sample_interval_ns() > 0) {
+    StatusOr<dp::NicParams> nic = BuildNicParams(scenario.nic());
+    if (!nic.ok()) return nic.status();
+    r.rates =
+        std::make_unique<RateSampler>(&e.sched, &e.fabric->messages(), nic->cc, e.host_link_rate,
+                                      TimeFromNs(scenario.run().rate_sample_interval_ns()));
+    r.rates->Start();
+  }
 
   const Time stop = scenario.run().stop_ns() > 0 ? TimeFromNs(scenario.run().stop_ns())
                                                  : Time::Infinite();

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "control/emulation.h"
+#include "control/rate_sampler.h"
 #include "core/status.h"
 #include "proto/scenario.pb.h"
 
@@ -23,7 +24,8 @@ struct SoftwareRunResult {
   Time simulated_time;
   uint64_t events = 0;
   double wall_time_s = 0;
-  bool stopped_early = false;  // run.stop_ns came before all traffic was delivered
+  bool stopped_early = false;          // run.stop_ns came before all traffic was delivered
+  std::unique_ptr<RateSampler> rates;  // set when run.rate_sample_interval_ns > 0
 };
 
 StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,

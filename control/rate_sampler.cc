@@ -1,0 +1,41 @@
+#include "control/rate_sampler.h"
+
+#include <cinttypes>
+#include <cstdio>
+
+namespace fe::control {
+
+RateSampler::RateSampler(Scheduler* sched, const dp::MessageTable* messages,
+                         dp::CongestionControl cc, Rate line_rate, Time interval)
+    : sched_(sched), messages_(messages), cc_(cc), line_rate_(line_rate), interval_(interval) {}
+
+void RateSampler::Start() { sched_->After(interval_, this); }
+
+void RateSampler::OnEvent(uint64_t /*arg*/) {
+  const Time now = sched_->Now();
+  bool pending = false;
+  for (uint32_t id = 0; id < messages_->size(); ++id) {
+    const dp::MessageState& m = (*messages_)[id];
+    if (m.completed()) continue;
+    pending = true;
+    // A message starting at this very instant may not have run its start event yet: its
+    // rate state is only defined once it has, so it is sampled from the next interval on.
+    if (m.spec.start >= now) continue;
+    const Rate rate = cc_ == dp::CongestionControl::kDcqcn ? m.dcqcn.current_rate : line_rate_;
+    samples_.push_back(RateSample{now, id, rate});
+  }
+  if (pending) sched_->After(interval_, this);
+}
+
+std::string RatesCsv(std::span<const RateSample> samples) {
+  std::string out = "time_ns,flow,rate_bps\n";
+  char line[96];
+  for (const RateSample& s : samples) {
+    std::snprintf(line, sizeof(line), "%.3f,%" PRIu32 ",%" PRId64 "\n",
+                  static_cast<double>(s.at.ps()) / 1000.0, s.flow, s.rate.bps());
+    out += line;
+  }
+  return out;
+}
+
+}  // namespace fe::control

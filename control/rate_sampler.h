@@ -1,0 +1,52 @@
+// Per-flow rate samples for plots: every interval of virtual time, the congestion-control rate of
+// each queue pair that is sending (started and not yet completed). It only reads the message
+// table: one scheduler event per interval, and none once every message has completed, so a run
+// without a stop time still ends with its traffic. Samples are a pure function of the scenario and
+// seed, like every other output.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/scheduler.h"
+#include "core/units.h"
+#include "dataplane/message.h"
+#include "dataplane/nic.h"
+
+namespace fe::control {
+
+struct RateSample {
+  Time at;
+  uint32_t flow;  // message id, as in flows.csv
+  Rate rate;
+};
+
+class RateSampler final : public EventHandler {
+ public:
+  // A QP's rate under `cc`: kDcqcn, its DCQCN current rate R_C; kNone, line_rate (nothing
+  // throttles it). messages must outlive the sampler.
+  RateSampler(Scheduler* sched, const dp::MessageTable* messages, dp::CongestionControl cc,
+              Rate line_rate, Time interval);
+
+  // Schedules the first sample one interval from now.
+  void Start();
+  void OnEvent(uint64_t arg) override;
+
+  const std::vector<RateSample>& samples() const { return samples_; }
+
+ private:
+  Scheduler* sched_;
+  const dp::MessageTable* messages_;
+  dp::CongestionControl cc_;
+  Rate line_rate_;
+  Time interval_;
+  std::vector<RateSample> samples_;
+};
+
+// rates.csv: a header, then one `time_ns,flow,rate_bps` row per sample in time order, flows
+// ascending within a time.
+std::string RatesCsv(std::span<const RateSample> samples);
+
+}  // namespace fe::control
