@@ -4,12 +4,35 @@
 #include <rte_mbuf.h>
 
 #include <cstdio>
+#include <span>
 #include <string>
 
 #include "core/random.h"
 #include "dataplane/packet.h"
 
 namespace fe::dp {
+
+Time PathBaseRtt(const topo::Graph& graph, const topo::RouteTable& routes, uint32_t src_host,
+                 uint32_t dst_host, uint32_t mtu_payload_bytes) {
+  const uint32_t frame_bytes = mtu_payload_bytes + kRoceHeadersBytes + kIcrcBytes + kFcsBytes;
+  const int64_t wire_bytes = WireBytesOfFrame(frame_bytes);
+  Time one_way;
+  topo::PortRef at{graph.hosts()[src_host], 0};
+  // A shortest path never revisits a node: more steps than nodes means a routing loop.
+  for (size_t step = 0; step < graph.nodes().size(); ++step) {
+    const topo::Link& link = graph.link(graph.node(at.node).links[at.port]);
+    one_way += link.delay + link.rate.SerializationTime(wire_bytes);
+    const topo::NodeId next = graph.Peer(at).node;
+    if (graph.node(next).kind == topo::NodeKind::kHost) {
+      return graph.HostIndex(next) == static_cast<int32_t>(dst_host) ? one_way + one_way
+                                                                     : Time::Zero();
+    }
+    const std::span<const uint16_t> hops = routes.NextHops(next, dst_host);
+    if (hops.empty()) return Time::Zero();
+    at = topo::PortRef{next, hops[0]};
+  }
+  return Time::Zero();
+}
 
 StatusOr<std::unique_ptr<Fabric>> Fabric::Create(const topo::Graph& graph,
                                                  const topo::RouteTable& routes,
@@ -67,7 +90,8 @@ StatusOr<std::unique_ptr<Fabric>> Fabric::Create(const topo::Graph& graph,
       EgressPort* p = &f->ports_[f->first_port_[n]];
       StatusOr<NicConfig> config = CompileNicParams(params.nic, p->rate());
       if (!config.ok()) return config.status();
-      f->nics_[host] = std::make_unique<Nic>(host, sched, p, f->pool_, &f->messages_, *config);
+      f->nics_[host] =
+          std::make_unique<Nic>(host, sched, p, f->pool_, &f->messages_, *config, &f->hpcc_);
       p->SetSource(f->nics_[host].get());
       p->SetSourcePriority(nic_priority);
       receiver[n] = f->nics_[host].get();
@@ -119,9 +143,25 @@ Status Fabric::AddMessages(std::span<const MessageSpec> specs) {
     }
     if (s.size_bytes == 0) return Status::Error("message of 0 bytes");
   }
+  std::vector<cong::HpccConfig> hpcc;
+  if (params_.nic.cc == CongestionControl::kHpcc) {
+    hpcc.reserve(specs.size());
+    for (const MessageSpec& s : specs) {
+      const Time base_rtt =
+          PathBaseRtt(graph_, routes_, s.src_host, s.dst_host, params_.nic.mtu_payload_bytes);
+      StatusOr<cong::HpccConfig> c = CompileHpccQp(nics_[s.src_host]->config(), base_rtt);
+      if (!c.ok()) {
+        return Status::Error("message from host " + std::to_string(s.src_host) + " to host " +
+                             std::to_string(s.dst_host) + ": " + c.status().message());
+      }
+      hpcc.push_back(*c);
+    }
+  }
   const uint32_t mtu = params_.nic.mtu_payload_bytes;
-  for (const MessageSpec& s : specs) {
+  for (size_t i = 0; i < specs.size(); ++i) {
+    const MessageSpec& s = specs[i];
     const auto id = static_cast<uint32_t>(messages_.size());
+    if (!hpcc.empty()) hpcc_.push_back(HpccQp{hpcc[i], {}});
     MessageState st;
     st.spec = s;
     st.packets_total = static_cast<uint32_t>((s.size_bytes + mtu - 1) / mtu);

@@ -57,6 +57,15 @@ struct FabricTotals {
   DropCounters drops;
 };
 
+// HPCC's base RTT T of the path from src_host to dst_host (the route table's first next hop at
+// each switch): every link crossed twice, each time for its propagation delay plus the
+// serialisation of a full frame at its rate. Real ACKs are shorter than data frames, so T is a
+// little above the unloaded RTT of a data packet and its ACK, and W_init = B x T never limits a
+// lone flow. Zero when dst_host cannot be reached.
+// Under HPCC the fabric gives each message's QP the T of its path.
+Time PathBaseRtt(const topo::Graph& graph, const topo::RouteTable& routes, uint32_t src_host,
+                 uint32_t dst_host, uint32_t mtu_payload_bytes);
+
 class Fabric {
  public:
   // The EAL must be initialised. graph and routes must outlive the fabric.
@@ -107,6 +116,7 @@ class Fabric {
   std::vector<std::unique_ptr<Switch>> switches_;
   std::vector<std::unique_ptr<Nic>> nics_;  // by host index
   MessageTable messages_;
+  HpccTable hpcc_;  // beside messages_, under HPCC only
 };
 
 }  // namespace fe::dp

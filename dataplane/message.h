@@ -38,7 +38,8 @@ struct MessageState {
   uint64_t retransmitted_packets = 0;
   uint64_t retransmitted_bytes = 0;  // payload
   uint64_t cnps_received = 0;
-  // Sender congestion control (DCQCN reaction point), used when the NIC runs it.
+  // Sender congestion control (DCQCN reaction point), used when the NIC runs it; HPCC's state is
+  // in an HpccTable beside this table.
   cong::DcqcnState dcqcn;
   Time next_send;                          // pacing: earliest start of the QP's next packet
   Time dcqcn_timer_at = Time::Infinite();  // the one DCQCN event scheduled, if any

@@ -4,7 +4,9 @@
 #include <rte_ip.h>
 
 #include <algorithm>
+#include <array>
 #include <functional>
+#include <span>
 #include <string>
 
 #include "dataplane/int_stamp.h"
@@ -69,18 +71,38 @@ StatusOr<NicConfig> CompileNicParams(const NicParams& params, Rate port_rate) {
     if (!dcqcn.ok()) return Status::Error("nic." + dcqcn.status().message());
     c.dcqcn = *dcqcn;
   }
+  if (params.cc == CongestionControl::kHpcc) {
+    c.hpcc = params.hpcc;
+    c.hpcc.line_rate = port_rate;
+    // The base RTT comes with each message; a stand-in checks the other fields now.
+    cong::HpccParams h = c.hpcc;
+    h.base_rtt = Time::FromUs(10);
+    StatusOr<cong::HpccConfig> hpcc = cong::Compile(h);
+    if (!hpcc.ok()) return Status::Error("nic." + hpcc.status().message());
+  }
+  return c;
+}
+
+StatusOr<cong::HpccConfig> CompileHpccQp(const NicConfig& config, Time base_rtt) {
+  cong::HpccParams h = config.hpcc;
+  h.base_rtt = base_rtt;
+  StatusOr<cong::HpccConfig> c = cong::Compile(h);
+  if (!c.ok()) return Status::Error("nic." + c.status().message());
   return c;
 }
 
 Nic::Nic(uint32_t host, Scheduler* sched, EgressPort* port, rte_mempool* pool,
-         MessageTable* messages, const NicConfig& config)
+         MessageTable* messages, const NicConfig& config, HpccTable* hpcc)
     : host_(host),
       sched_(sched),
       port_(port),
       pool_(pool),
       messages_(messages),
       config_(config),
-      paced_(config.cc == CongestionControl::kDcqcn) {}
+      hpcc_(hpcc),
+      full_packet_wire_bytes_(
+          WireBytesOfFrame(config.mtu_payload_bytes + kRoceHeadersBytes + kIcrcBytes + kFcsBytes)),
+      paced_(config.cc != CongestionControl::kNone) {}
 
 uint64_t Nic::EventArg(Timer t, uint64_t generation, uint32_t id) {
   return (static_cast<uint64_t>(t) << (kIdBits + kGenerationBits)) |
@@ -97,7 +119,11 @@ void Nic::OnEvent(uint64_t arg) {
   switch (static_cast<Timer>(arg >> (kIdBits + kGenerationBits))) {
     case Timer::kStart: {
       MessageState& msg = (*messages_)[id];
-      if (paced_) msg.dcqcn = cong::InitialState(config_.dcqcn);
+      if (config_.cc == CongestionControl::kDcqcn) msg.dcqcn = cong::InitialState(config_.dcqcn);
+      if (config_.cc == CongestionControl::kHpcc) {
+        HpccQp& qp = (*hpcc_)[id];
+        qp.state = cong::InitialState(qp.config);
+      }
       msg.next_send = sched_->Now();
       Enqueue(id);
       port_->Kick();
@@ -115,9 +141,19 @@ void Nic::OnEvent(uint64_t arg) {
   }
 }
 
+bool Nic::CanSend(uint32_t id, const MessageState& msg) const {
+  if (msg.next_psn >= msg.packets_total) return false;
+  if (config_.cc != CongestionControl::kHpcc) return true;
+  // As the HPCC authors' NIC: a packet may leave while the bytes in flight are below W (so W is
+  // exceeded by less than one packet). Go-back-N rewinds next_psn, and the window with it.
+  const int64_t in_flight_bytes =
+      static_cast<int64_t>(msg.next_psn - msg.acked_packets) * full_packet_wire_bytes_;
+  return static_cast<double>(in_flight_bytes) < (*hpcc_)[id].state.window_bytes;
+}
+
 void Nic::Enqueue(uint32_t id) {
   MessageState& msg = (*messages_)[id];
-  if (msg.in_send_queue || msg.next_psn >= msg.packets_total) return;
+  if (msg.in_send_queue || !CanSend(id, msg)) return;
   msg.in_send_queue = true;
   if (!paced_ || msg.next_send <= sched_->Now()) {
     ready_.push(id);
@@ -143,9 +179,9 @@ rte_mbuf* Nic::Pull() {
     ready_.push(waiting_.back().id);
     waiting_.pop_back();
   }
-  // A queued QP can have nothing left when a late ACK moved next_psn past its last packet.
-  while (!ready_.empty() &&
-         (*messages_)[ready_.front()].next_psn >= (*messages_)[ready_.front()].packets_total) {
+  // A queued QP can have nothing left when a late ACK moved next_psn past its last packet, or
+  // (HPCC) an ACK shrank its window; an ACK that opens the window queues it again.
+  while (!ready_.empty() && !CanSend(ready_.front(), (*messages_)[ready_.front()])) {
     (*messages_)[ready_.pop()].in_send_queue = false;
   }
   if (ready_.empty()) {
@@ -163,9 +199,15 @@ rte_mbuf* Nic::Pull() {
   BuildDataPacket(id, msg, m);
   if (paced_) {
     const int64_t wire_bytes = WireBytes(m);
-    cong::OnBytesSent(config_.dcqcn, msg.dcqcn, wire_bytes, now);
-    ArmDcqcnTimer(id, msg);
-    msg.next_send = now + msg.dcqcn.current_rate.SerializationTime(wire_bytes);
+    Rate rate;
+    if (config_.cc == CongestionControl::kDcqcn) {
+      cong::OnBytesSent(config_.dcqcn, msg.dcqcn, wire_bytes, now);
+      ArmDcqcnTimer(id, msg);
+      rate = msg.dcqcn.current_rate;
+    } else {
+      rate = (*hpcc_)[id].state.rate;
+    }
+    msg.next_send = now + rate.SerializationTime(wire_bytes);
   }
   Enqueue(id);
   return m;
@@ -191,7 +233,7 @@ void Nic::BuildDataPacket(uint32_t id, MessageState& msg, rte_mbuf* m) {
       host_, msg.spec.dst_host, msg.udp_src_port, msg.spec.dscp, kEcnEct0, op, QpnOf(id), psn,
       last};
   WriteRocePacket(m, f, payload);
-  InitIntStack(m, false);  // no sender reads telemetry yet: HPCC is not wired in
+  InitIntStack(m, config_.cc == CongestionControl::kHpcc);
   ++counters_.data_packets_sent;
   counters_.payload_bytes_sent += payload;
   if (psn < msg.max_psn_sent) {
@@ -362,13 +404,30 @@ void Nic::OnAck(rte_mbuf* m, uint32_t id, uint32_t psn) {
   if (msg.acked_packets == msg.packets_total && !msg.completed()) {
     msg.completed_at = sched_->Now();
   }
+  if (config_.cc == CongestionControl::kHpcc) OnHpccAck(m, id, msg);
+}
+
+void Nic::OnHpccAck(const rte_mbuf* m, uint32_t id, MessageState& msg) {
+  HpccQp& qp = (*hpcc_)[id];
+  std::array<StampedHop, kMaxStampedHops> stamped;
+  const uint32_t n = ReadIntStack(m, stamped);
+  std::array<cong::IntHop, kMaxStampedHops> hops;
+  for (uint32_t i = 0; i < n; ++i) hops[i] = ExpandIntHop(stamped[i], qp.state.last_hops[i]);
+  // Sequence numbers in packets: max_psn_sent, unlike next_psn, never goes back.
+  cong::OnAck(qp.config, qp.state, std::span<const cong::IntHop>(hops.data(), n), msg.acked_packets,
+              msg.max_psn_sent);
+  // The ACK freed room in the window, or the window grew.
+  if (!msg.in_send_queue && CanSend(id, msg)) {
+    Enqueue(id);
+    port_->Kick();
+  }
 }
 
 void Nic::OnCnp(uint32_t id) {
   MessageState& msg = (*messages_)[id];
   ++msg.cnps_received;
   ++counters_.cnps_received;
-  if (!paced_) return;
+  if (config_.cc != CongestionControl::kDcqcn) return;  // HPCC reads INT, not ECN
   cong::OnCnp(config_.dcqcn, msg.dcqcn, sched_->Now());
   ArmDcqcnTimer(id, msg);
 }

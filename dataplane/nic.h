@@ -4,6 +4,9 @@
 // on a sequence gap), recovers losses by go-back-N (on NAK or retransmission timeout), answers
 // CE-marked packets with CNPs, and completes a message when its last packet is ACKed.
 //
+// Under HPCC a QP's data packets collect in-band telemetry, and each ACK's echo of it sets the
+// QP's window (bytes in flight) and pacing rate.
+//
 // Timers are lazy: a QP has at most one retransmission event (only while it has unacknowledged
 // packets) and one DCQCN event (only while throttled), and the NIC at most one pacing wake-up.
 // Superseded events carry an old generation and are ignored, so nothing is ever cancelled or
@@ -18,6 +21,7 @@
 
 #include "congestion/cnp_pacer.h"
 #include "congestion/dcqcn.h"
+#include "congestion/hpcc.h"
 #include "core/fifo.h"
 #include "core/scheduler.h"
 #include "core/status.h"
@@ -32,6 +36,7 @@ namespace fe::dp {
 enum class CongestionControl : uint8_t {
   kNone,   // every QP at line rate
   kDcqcn,  // DCQCN reaction point per QP
+  kHpcc,   // HPCC window and rate per QP, from the path's in-band telemetry
 };
 
 struct NicParams {
@@ -44,6 +49,8 @@ struct NicParams {
   cong::CnpPacerParams cnp_pacer;
   CongestionControl cc = CongestionControl::kNone;
   cong::DcqcnParams dcqcn;  // line_rate is taken from the NIC's port
+  // line_rate is taken from the NIC's port; base_rtt per QP from its path (PathBaseRtt).
+  cong::HpccParams hpcc;
 };
 
 // NicParams checked and compiled for a NIC whose port runs at a given rate.
@@ -54,10 +61,23 @@ struct NicConfig {
   cong::CnpPacerConfig cnp_pacer;
   CongestionControl cc = CongestionControl::kNone;
   cong::DcqcnConfig dcqcn;
+  cong::HpccParams hpcc;  // checked; compiled per QP by CompileHpccQp
 };
 
 // Refuses bad parameters; the message names the field ("nic.retransmit_timeout: ...").
 StatusOr<NicConfig> CompileNicParams(const NicParams& params, Rate port_rate);
+
+// HPCC of one QP: W_init and the rate follow from its path's base RTT.
+struct HpccQp {
+  cong::HpccConfig config;
+  cong::HpccState state;
+};
+// By message id, beside the MessageTable, and only in HPCC runs: HpccState holds a whole INT
+// stack, which other runs should not carry per message.
+using HpccTable = std::vector<HpccQp>;
+
+// The HPCC configuration of a QP of a NIC compiled with `config`, over a path of this base RTT.
+StatusOr<cong::HpccConfig> CompileHpccQp(const NicConfig& config, Time base_rtt);
 
 struct NicCounters {
   uint64_t data_packets_sent = 0;  // first transmissions and retransmissions
@@ -82,8 +102,10 @@ struct NicCounters {
 
 class Nic final : public PacketReceiver, public PacketSource, public EventHandler {
  public:
+  // hpcc: the QPs' HPCC state, by message id, when config.cc is kHpcc (unused otherwise); its
+  // entry for a message must be compiled before the message starts.
   Nic(uint32_t host, Scheduler* sched, EgressPort* port, rte_mempool* pool, MessageTable* messages,
-      const NicConfig& config);
+      const NicConfig& config, HpccTable* hpcc = nullptr);
 
   // Starts sending message id (already in the table with this host as source) at its start time.
   void ScheduleMessage(uint32_t id);
@@ -93,6 +115,7 @@ class Nic final : public PacketReceiver, public PacketSource, public EventHandle
   void OnEvent(uint64_t arg) override;  // message start, or one of the lazy timers
 
   uint32_t host() const { return host_; }
+  const NicConfig& config() const { return config_; }
   const NicCounters& counters() const { return counters_; }
 
  private:
@@ -107,6 +130,9 @@ class Nic final : public PacketReceiver, public PacketSource, public EventHandle
   void OnData(rte_mbuf* m, uint32_t id, const HeaderView& h);
   void OnAck(rte_mbuf* m, uint32_t id, uint32_t psn);
   void OnCnp(uint32_t id);
+  void OnHpccAck(const rte_mbuf* m, uint32_t id, MessageState& msg);
+  // The QP has a packet to send and, under HPCC, its window has room.
+  bool CanSend(uint32_t id, const MessageState& msg) const;
   void OnRetransmitTimer(uint32_t id, uint32_t generation);
   void OnDcqcnTimer(uint32_t id, uint32_t generation);
   // echo: the data packet answered, whose INT stack the ACK carries back.
@@ -129,6 +155,9 @@ class Nic final : public PacketReceiver, public PacketSource, public EventHandle
   rte_mempool* pool_;
   MessageTable* messages_;
   NicConfig config_;
+  HpccTable* hpcc_;
+  // Under HPCC the window counts wire bytes (the unit of W_init = B x T) of full-sized packets.
+  int64_t full_packet_wire_bytes_;
   bool paced_;                    // QPs can run below line rate
   Fifo<uint32_t> ready_;          // QPs whose next packet may start now, round-robin
   std::vector<Waiting> waiting_;  // min-heap of paced QPs not yet due

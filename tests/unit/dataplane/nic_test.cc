@@ -77,8 +77,8 @@ struct BackToBack {
     StatusOr<NicConfig> config = CompileNicParams(params, rate);
     EXPECT_TRUE(config.ok()) << config.status().message();
     mtu = params.mtu_payload_bytes;
-    a = std::make_unique<Nic>(0, &sched, &a_port, pool.get(), &messages, *config);
-    b = std::make_unique<Nic>(1, &sched, &b_port, pool.get(), &messages, *config);
+    a = std::make_unique<Nic>(0, &sched, &a_port, pool.get(), &messages, *config, &hpcc);
+    b = std::make_unique<Nic>(1, &sched, &b_port, pool.get(), &messages, *config, &hpcc);
     to_b = std::make_unique<Tap>(&sched, b.get());
     to_a = std::make_unique<Tap>(&sched, a.get());
     a_port.SetSource(a.get());
@@ -96,6 +96,11 @@ struct BackToBack {
     st.packets_total = static_cast<uint32_t>((size_bytes + mtu - 1) / mtu);
     st.udp_src_port = 0xC000;
     messages.push_back(st);
+    if (a->config().cc == CongestionControl::kHpcc) {
+      StatusOr<cong::HpccConfig> c = CompileHpccQp(a->config(), hpcc_base_rtt);
+      EXPECT_TRUE(c.ok()) << c.status().message();
+      hpcc.push_back(HpccQp{*c, {}});
+    }
     const auto id = static_cast<uint32_t>(messages.size() - 1);
     a->ScheduleMessage(id);
     return id;
@@ -104,6 +109,8 @@ struct BackToBack {
   testing::TestPool pool{8191, 256};
   Scheduler sched;
   MessageTable messages;
+  HpccTable hpcc;
+  Time hpcc_base_rtt;  // T of the QPs Send starts under HPCC
   EgressPort a_port, b_port;
   std::unique_ptr<Nic> a, b;
   std::unique_ptr<Tap> to_b, to_a;
@@ -281,6 +288,29 @@ TEST(NicTest, DcqcnPacesTheQpAtItsRateAfterACnp) {
   EXPECT_GT(checked_cut, 100);
   EXPECT_EQ(w.messages[id].cnps_received, 1u);
   EXPECT_EQ(w.messages[id].bytes_delivered, 1'000'000u);
+  EXPECT_EQ(w.pool.in_use(), 0u);
+}
+
+TEST(NicTest, HpccWindowBoundsTheBytesInFlight) {
+  NicParams p = Params(1000);
+  p.cc = CongestionControl::kHpcc;
+  BackToBack w(p, k100G, Time::FromUs(10));
+  // T = 1 us against a real RTT over 20 us: W_init = 100 Gb/s x 1 us = 12,500 B. No switch
+  // stamps telemetry, so the ACKs leave the window at W_init. A packet may leave while the bytes
+  // in flight (1082 wire bytes per full packet) are below W: 12 packets (11 x 1082 = 11,902 <
+  // 12,500 <= 12 x 1082), then nothing until the first ACK is back.
+  w.hpcc_base_rtt = Time::FromUs(1);
+  w.Send(100'000, Time::Zero());
+  w.sched.RunUntil(Time::Infinite());
+  const Time ser_data = k100G.SerializationTime(1000 + kDataOverheadBytes);
+  const Time ser_ack = k100G.SerializationTime(kAckWireBytes);
+  const std::vector<Time>& t = w.to_b->data_arrivals;
+  ASSERT_EQ(t.size(), 100u);
+  EXPECT_EQ(t[11] - t[0], ser_data * 11);  // the first window, back to back
+  // Packet 12 leaves when packet 0's ACK arrives: packet 0's trip after its serialisation, the
+  // ACK's serialisation and trip back, then packet 12's own serialisation.
+  EXPECT_EQ(t[12] - t[0], Time::FromUs(10) + ser_ack + Time::FromUs(10) + ser_data);
+  EXPECT_EQ(w.messages[0].bytes_delivered, 100'000u);
   EXPECT_EQ(w.pool.in_use(), 0u);
 }
 
