@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "congestion/dcqcn.h"
+#include "congestion/hpcc.h"
 #include "control/switch_params.h"
 #include "topology/fat_tree.h"
 #include "traffic/cdf_load.h"
@@ -50,6 +51,16 @@ cong::DcqcnParams BuildDcqcnParams(const fabric_emu::Dcqcn& d) {
   }
   if (d.has_hyper_increase_mbps()) p.hyper_increase = Rate::FromMbps(d.hyper_increase_mbps());
   if (d.has_min_rate_mbps()) p.min_rate = Rate::FromMbps(d.min_rate_mbps());
+  return p;
+}
+
+cong::HpccParams BuildHpccParams(const fabric_emu::Hpcc& h) {
+  cong::HpccParams p;
+  p.eta = h.eta();
+  p.max_stage = static_cast<uint32_t>(h.max_stage());
+  p.w_ai_bytes = h.w_ai_bytes();
+  p.expected_flows = static_cast<uint32_t>(h.expected_flows());
+  p.min_rate = Rate::FromMbps(h.min_rate_mbps());
   return p;
 }
 
@@ -123,7 +134,9 @@ StatusOr<dp::NicParams> BuildNicParams(const fabric_emu::NicConfig& nic) {
       p.dcqcn = BuildDcqcnParams(nic.cc().dcqcn());
       break;
     case fabric_emu::CongestionControl::kHpcc:
-      return Status::Error("nic.cc.hpcc: HPCC is not available in the NIC yet; use dcqcn or none");
+      p.cc = dp::CongestionControl::kHpcc;
+      p.hpcc = BuildHpccParams(nic.cc().hpcc());
+      break;
     case fabric_emu::CongestionControl::kNone:
     case fabric_emu::CongestionControl::ALGORITHM_NOT_SET:
       p.cc = dp::CongestionControl::kNone;

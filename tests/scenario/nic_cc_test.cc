@@ -1,8 +1,9 @@
 // The scenario's NIC section reaches the NIC: transport and congestion-control parameters map
-// field by field; a lone DCQCN flow runs at line rate; under contention CNPs are paced and every
-// byte arrives.
+// field by field; a lone DCQCN flow runs at line rate, a lone HPCC flow at line rate until its
+// first feedback and near eta after; under contention CNPs are paced and every byte arrives.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -54,15 +55,31 @@ TEST(NicCcScenarioTest, DefaultsAreTheDocumentedOnes) {
   EXPECT_EQ(p->retransmit_timeout, Time::FromNs(4096LL << 14));
 }
 
-TEST(NicCcScenarioTest, HpccIsRefusedUntilTheNicRunsIt) {
+TEST(NicCcScenarioTest, HpccFieldsMapOntoTheNic) {
   const fabric_emu::Scenario s = Load(R"pb(
     topology { fat_tree { k: 4 } }
-    nic { cc { hpcc {} } }
+    nic {
+      cc { hpcc { eta: 0.9 max_stage: 3 w_ai_bytes: 500 expected_flows: 16 min_rate_mbps: 50 } }
+    }
     traffic { permutation { message_bytes: 4096 } }
   )pb");
   StatusOr<dp::NicParams> p = BuildNicParams(s.nic());
-  ASSERT_FALSE(p.ok());
-  EXPECT_NE(p.status().message().find("nic.cc.hpcc"), std::string::npos);
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  EXPECT_EQ(p->cc, dp::CongestionControl::kHpcc);
+  EXPECT_EQ(p->hpcc.eta, 0.9);
+  EXPECT_EQ(p->hpcc.max_stage, 3u);
+  EXPECT_EQ(p->hpcc.w_ai_bytes, 500);
+  EXPECT_EQ(p->hpcc.expected_flows, 16u);
+  EXPECT_EQ(p->hpcc.min_rate, Rate::FromMbps(50));
+  // Unset, the paper's values.
+  StatusOr<dp::NicParams> d = BuildNicParams(Load(R"pb(
+                                               topology { fat_tree { k: 4 } }
+                                               nic { cc { hpcc {} } }
+                                             )pb")
+                                                 .nic());
+  ASSERT_TRUE(d.ok());
+  EXPECT_EQ(d->hpcc.eta, 0.95);
+  EXPECT_EQ(d->hpcc.max_stage, 5u);
 }
 
 struct Ran {
@@ -92,6 +109,44 @@ TEST(NicCcScenarioTest, LoneDcqcnFlowKeepsLineRate) {
   ASSERT_EQ(r.metrics.SortedRecords().size(), 1u);
   EXPECT_EQ(r.metrics.SortedRecords()[0].fct(), Time::FromPs(10'345'120));
   EXPECT_EQ(r.summary["cnps"]["sent"], 0);
+}
+
+// 100 Gb/s, 1 us links; a full packet is 4178 wire bytes, 334.24 ns. Host 0 to host 15 crosses
+// 6 links, so HPCC's T = 2 x 6 x (1000 + 334.24) ns = 16,010.88 ns and W_init = B x T = 200,136 B.
+// The unloaded RTT of a full packet and its 86-byte ACK is 6 x (334.24 + 6.88 + 2 x 1000) ns =
+// 14,046.72 ns < T, so a window of W_init never holds a lone flow back.
+
+TEST(NicCcScenarioTest, LoneHpccFlowWithinItsFirstRttIsStoreAndForward) {
+  // All 8 packets leave (2.7 us) before the first ACK can return (14 us): no feedback, line rate,
+  // so the FCT is exactly the store-and-forward value of the DCQCN test above.
+  const Ran r = RunText(R"pb(
+    topology { fat_tree { k: 4 link_rate_gbps: 100 link_delay_ns: 1000 } }
+    nic { cc { hpcc {} } }
+    traffic { flow_list { flow { src_host: 0 dst_host: 15 message_bytes: 32768 } } }
+  )pb");
+  ASSERT_EQ(r.metrics.SortedRecords().size(), 1u);
+  EXPECT_EQ(r.metrics.SortedRecords()[0].fct(), Time::FromPs(10'345'120));
+}
+
+TEST(NicCcScenarioTest, LongLoneHpccFlowRunsAtEtaOfLineRate) {
+  // 4 MiB = 1024 full packets. Store and forward at line rate: (1024 + 5) x 334.24 + 6 x 1000 ns
+  // = 349,932.96 ns, a lower bound. HPCC holds the bottleneck (here the sender's own link) near
+  // eta = 0.95 from the first RTT on; its once-per-RTT control swings around eta, so the bound
+  // allows an average of 0.93 of line rate: the 342,261.76 ns of serialisation at line rate
+  // stretched by 1/0.93 - 1. A window that held the flow back would stall it for whole RTTs
+  // instead. Measured: 369,266.83 ns, an average of 0.9465.
+  const Ran r = RunText(R"pb(
+    topology { fat_tree { k: 4 link_rate_gbps: 100 link_delay_ns: 1000 } }
+    nic { cc { hpcc {} } }
+    traffic { flow_list { flow { src_host: 0 dst_host: 15 message_bytes: 4194304 } } }
+  )pb");
+  ASSERT_EQ(r.metrics.SortedRecords().size(), 1u);
+  const Time fct = r.metrics.SortedRecords()[0].fct();
+  const Time store_and_forward = Time::FromPs(349'932'960);
+  RecordProperty("fct_ps", static_cast<int>(fct.ps()));
+  EXPECT_GE(fct, store_and_forward);
+  const double serialisation_ps = 1024 * 334'240;
+  EXPECT_LE(fct, store_and_forward + Time::FromPs(std::llround(serialisation_ps * (1 / 0.93 - 1))));
 }
 
 TEST(NicCcScenarioTest, PermutationUnderDcqcnDeliversEverythingAndPacesCnps) {
