@@ -90,6 +90,11 @@ TEST(RateSamplerTest, ScenarioIntervalIsZeroOrAtLeastOneNanosecond) {
             "r.textproto:3: run.rate_sample_interval_ns: must be 0 (off) or >= 1, got 0.5");
   EXPECT_FALSE(
       LoadScenarioText(head + "run { rate_sample_interval_ns: -1000 }", "r.textproto").ok());
+  // Until the sampler reads HPCC's rates, it refuses rather than writing line rates.
+  EXPECT_FALSE(
+      LoadScenarioText(head + "nic { cc { hpcc {} } } run { rate_sample_interval_ns: 1000 }",
+                       "r.textproto")
+          .ok());
 }
 
 }  // namespace
