@@ -164,8 +164,8 @@ StatusOr<std::vector<dp::MessageSpec>> BuildMessages(const fabric_emu::Scenario&
 }
 
 StatusOr<std::unique_ptr<Emulation>> BuildEmulation(const fabric_emu::Scenario& scenario,
-                                                    uint64_t seed,
-                                                    const std::string& scenario_dir) {
+                                                    uint64_t seed, const std::string& scenario_dir,
+                                                    dp::PoolMemory pool_memory) {
   auto e = std::make_unique<Emulation>();
   StatusOr<topo::Graph> graph = BuildTopology(scenario);
   if (!graph.ok()) return graph.status();
@@ -194,6 +194,7 @@ StatusOr<std::unique_ptr<Emulation>> BuildEmulation(const fabric_emu::Scenario& 
   }
   params.mbuf_pool_size = static_cast<uint32_t>(
       std::clamp<uint64_t>(2 * packets + 4096, dp::kMinMbufPoolSize, dp::kMaxMbufPoolSize));
+  params.pool_memory = pool_memory;
   StatusOr<std::unique_ptr<dp::Fabric>> fabric =
       dp::Fabric::Create(e->graph, e->routes, params, &e->sched);
   if (!fabric.ok()) return fabric.status();

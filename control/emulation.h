@@ -39,8 +39,10 @@ StatusOr<std::vector<dp::MessageSpec>> BuildMessages(const fabric_emu::Scenario&
                                                      const topo::Graph& graph, uint64_t seed,
                                                      const std::string& scenario_dir);
 
-// Builds everything and schedules the messages. The EAL must be running.
-StatusOr<std::unique_ptr<Emulation>> BuildEmulation(const fabric_emu::Scenario& scenario,
-                                                    uint64_t seed, const std::string& scenario_dir);
+// Builds everything and schedules the messages. The EAL must be running. Software runs take
+// their packets from host pages; a fabric whose frames reach real ports needs DPDK's heap.
+StatusOr<std::unique_ptr<Emulation>> BuildEmulation(
+    const fabric_emu::Scenario& scenario, uint64_t seed, const std::string& scenario_dir,
+    dp::PoolMemory pool_memory = dp::PoolMemory::kDpdkHeap);
 
 }  // namespace fe::control

@@ -28,7 +28,7 @@ void PrintProgress(std::ostream& out, const Emulation& e, uint64_t events, doubl
 StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
                                         const SoftwareRunOptions& options) {
   StatusOr<std::unique_ptr<Emulation>> built =
-      BuildEmulation(scenario, options.seed, options.scenario_dir);
+      BuildEmulation(scenario, options.seed, options.scenario_dir, dp::PoolMemory::kHostPages);
   if (!built.ok()) return built.status();
   SoftwareRunResult r;
   r.emulation = std::move(built).value();
@@ -46,8 +46,8 @@ StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
     r.rates->Start();
   }
 
-  const Time stop = scenario.run().stop_ns() > 0 ? TimeFromNs(scenario.run().stop_ns())
-                                                 : Time::Infinite();
+  const Time stop =
+      scenario.run().stop_ns() > 0 ? TimeFromNs(scenario.run().stop_ns()) : Time::Infinite();
   using Clock = std::chrono::steady_clock;
   const Clock::time_point start = Clock::now();
   Clock::time_point next_report = start + std::chrono::seconds(1);
@@ -61,8 +61,8 @@ StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
     }
     if (ran < kEventsPerSlice) break;
     if (options.progress != nullptr && Clock::now() >= next_report) {
-      PrintProgress(*options.progress, e,
-                    r.events, std::chrono::duration<double>(Clock::now() - start).count());
+      PrintProgress(*options.progress, e, r.events,
+                    std::chrono::duration<double>(Clock::now() - start).count());
       next_report += std::chrono::seconds(1);
     }
   }

@@ -35,7 +35,7 @@ struct PortCounters {
   std::array<uint64_t, kNumQueues> storms_detected{};  // PFC watchdog declarations
 };
 
-class EgressPort final : public EventHandler {
+class alignas(64) EgressPort final : public EventHandler {
  public:
   EgressPort(Scheduler* sched, Rate rate, Time delay) : sched_(sched), rate_(rate), delay_(delay) {}
   EgressPort(EgressPort&&) noexcept = default;
@@ -128,35 +128,38 @@ class EgressPort final : public EventHandler {
     for (int q = 0; q < kNumQueues; ++q) UpdateWatchdog(q, now);
   }
 
+  // Hot: what an arrival and a transmission touch, packed into the first cache lines (the
+  // object is cache-line aligned) so a hop on a cold port costs one or two misses, not five.
   Scheduler* sched_;
+  PacketReceiver* peer_ = nullptr;
+  EgressPort* reverse_ = nullptr;
+  PacketSource* source_ = nullptr;
+  Fifo<InFlight> wire_;
+  Time busy_until_;
   Rate rate_;
   Time delay_;
-  PacketReceiver* peer_ = nullptr;
-  uint16_t peer_port_ = 0;
-  PacketSource* source_ = nullptr;
-  uint8_t source_priority_ = 3;
-  EgressPort* reverse_ = nullptr;
   DequeueObserver* observer_ = nullptr;
-  uint16_t local_port_ = 0;
   const cong::EgressSchedulerConfig* scheduler_config_ = nullptr;
-  PcapngWriter* capture_ = nullptr;
-  uint32_t capture_interface_ = 0;
-  const cong::PfcWatchdogConfig* watchdog_config_ = nullptr;
-  uint8_t watchdog_mask_ = 0;
-  uint8_t stormed_mask_ = 0;
-  std::array<cong::PfcWatchdog, kNumQueues> watchdog_;
-  cong::EgressScheduler scheduler_;
-
-  Time busy_until_;
+  uint16_t peer_port_ = 0;
+  uint16_t local_port_ = 0;
   bool tx_event_pending_ = false;
   uint8_t nonempty_mask_ = 0;
   uint8_t paused_mask_ = 0;  // classes paused at their last change; expiries are cleared lazily
+  uint8_t source_priority_ = 3;
+  uint8_t watchdog_mask_ = 0;
+  uint8_t stormed_mask_ = 0;
+  std::array<uint32_t, kNumQueues> queue_bytes_{};
   Fifo<Queued> control_;
   std::array<Fifo<Queued>, kNumQueues> queues_;
-  std::array<uint32_t, kNumQueues> queue_bytes_{};
+
+  // Cold: pause, watchdog and statistics state, touched only when those mechanisms act.
+  PcapngWriter* capture_ = nullptr;
+  uint32_t capture_interface_ = 0;
+  const cong::PfcWatchdogConfig* watchdog_config_ = nullptr;
+  cong::EgressScheduler scheduler_;
   std::array<Time, kNumQueues> queue_changed_{};
   std::array<cong::PauseReceiver, kNumQueues> pause_;
-  Fifo<InFlight> wire_;
+  std::array<cong::PfcWatchdog, kNumQueues> watchdog_;
   PortCounters counters_;
 };
 

@@ -9,6 +9,7 @@
 
 #include "core/random.h"
 #include "dataplane/packet.h"
+#include "dataplane/packet_pool.h"
 
 namespace fe::dp {
 
@@ -42,12 +43,10 @@ StatusOr<std::unique_ptr<Fabric>> Fabric::Create(const topo::Graph& graph,
   // Pool names are process-wide in DPDK; the fabric's address keeps them unique.
   char name[RTE_MEMPOOL_NAMESIZE];
   std::snprintf(name, sizeof(name), "fe%p", static_cast<void*>(f.get()));
-  f->pool_ = rte_pktmbuf_pool_create(name, params.mbuf_pool_size, 256, kPacketPrivBytes,
-                                     params.mbuf_data_room_bytes, SOCKET_ID_ANY);
-  if (f->pool_ == nullptr) {
-    return Status::Error("cannot create a pool of " + std::to_string(params.mbuf_pool_size) +
-                         " mbufs: " + rte_strerror(rte_errno));
-  }
+  StatusOr<rte_mempool*> pool = CreatePacketPool(name, params.mbuf_pool_size,
+                                                 params.mbuf_data_room_bytes, params.pool_memory);
+  if (!pool.ok()) return pool.status();
+  f->pool_ = *pool;
 
   const auto& nodes = graph.nodes();
   f->first_port_.resize(nodes.size());

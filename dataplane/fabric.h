@@ -16,6 +16,7 @@
 #include "core/status.h"
 #include "dataplane/message.h"
 #include "dataplane/nic.h"
+#include "dataplane/packet_pool.h"
 #include "dataplane/switch.h"
 #include "dataplane/switch_config.h"
 #include "topology/graph.h"
@@ -36,6 +37,7 @@ struct FabricParams {
   uint32_t ecmp_seed = 1;    // mixed with each switch's id so hops choose independently
   uint64_t random_seed = 1;  // WRED draws, mixed with each switch's id
   uint32_t mbuf_pool_size = 262143;
+  PoolMemory pool_memory = PoolMemory::kDpdkHeap;
   uint16_t mbuf_data_room_bytes = 256;  // headers only: emulated payloads are virtual
 };
 

@@ -78,7 +78,7 @@ void BM_FabricPermutation(benchmark::State& state) {
   uint64_t hops = 0;
   for (auto _ : state) {
     state.PauseTiming();
-    auto e = control::BuildEmulation(*scenario, 1, ".");
+    auto e = control::BuildEmulation(*scenario, 1, ".", dp::PoolMemory::kHostPages);
     state.ResumeTiming();
     (*e)->sched.RunUntil(Time::Infinite());
     hops += (*e)->fabric->Totals().packet_hops;
@@ -93,8 +93,8 @@ void BM_FabricPermutation(benchmark::State& state) {
 BENCHMARK(BM_FabricPermutation)->Arg(4)->Arg(8)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 void BM_MemoryPerPacketAndMessage(benchmark::State& state) {
-  rte_mempool* pool = rte_pktmbuf_pool_create("bench_mem", 1023, 0, dp::kPacketPrivBytes, 256,
-                                              SOCKET_ID_ANY);
+  rte_mempool* pool =
+      rte_pktmbuf_pool_create("bench_mem", 1023, 0, dp::kPacketPrivBytes, 256, SOCKET_ID_ANY);
   for (auto _ : state) benchmark::DoNotOptimize(pool);
   // An in-flight packet: its mempool element (object header + mbuf + private area + data room)
   // plus its slot in a queue or on the wire.
