@@ -11,7 +11,7 @@ namespace {
 
 constexpr std::string_view kVersion = "0.1.0";
 
-enum class Option { kOut, kSeed, kQuiet, kEal, kDurationS };
+enum class Option { kOut, kSeed, kQuiet, kEal, kDurationS, kRealtime };
 
 struct OptionSpec {
   std::string_view name;
@@ -19,10 +19,11 @@ struct OptionSpec {
   bool takes_value;
 };
 
+// `run --realtime` is `serve`; the real-time options are taken only together with it.
 constexpr OptionSpec kRunOptions[] = {
-    {"--out", Option::kOut, true},
-    {"--seed", Option::kSeed, true},
-    {"--quiet", Option::kQuiet, false},
+    {"--out", Option::kOut, true},      {"--seed", Option::kSeed, true},
+    {"--quiet", Option::kQuiet, false}, {"--realtime", Option::kRealtime, false},
+    {"--eal", Option::kEal, true},      {"--duration-s", Option::kDurationS, true},
 };
 constexpr OptionSpec kServeOptions[] = {
     {"--out", Option::kOut, true},
@@ -97,6 +98,9 @@ Status ApplyOption(Command command, const OptionSpec& spec, std::string_view val
     case Option::kEal:
       args->eal_args = std::string(value);
       return Status::Ok();
+    case Option::kRealtime:
+      args->command = Command::kServe;
+      return Status::Ok();
     case Option::kDurationS: {
       double seconds = 0;
       const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), seconds);
@@ -157,6 +161,9 @@ StatusOr<CliArgs> ParseCommand(Command command, std::span<const std::string_view
     }
     if (Status s = ApplyOption(command, *spec, value, &args); !s.ok()) return s;
   }
+  if (args.command == Command::kRun && (args.eal_args || args.duration_s)) {
+    return UsageError(command, "--eal and --duration-s go with --realtime");
+  }
   if (args.scenario_path.empty()) {
     return UsageError(command, "missing SCENARIO, the scenario file to " +
                                    std::string(command == Command::kValidate ? "check" : "run"));
@@ -199,7 +206,7 @@ constexpr std::string_view kOverviewHelp =
     "\n";
 
 constexpr std::string_view kRunHelp =
-    "Usage: fabric-emu run SCENARIO.textproto [--out DIR] [--seed N] [--quiet]\n"
+    "Usage: fabric-emu run SCENARIO.textproto [--out DIR] [--seed N] [--quiet] [--realtime]\n"
     "\n"
     "Emulates SCENARIO in software mode: virtual time, no NIC, no hugepages, no DPDK arguments.\n"
     "The whole scenario is validated first; if any field is wrong nothing runs.\n"
@@ -213,6 +220,8 @@ constexpr std::string_view kRunHelp =
     "  --seed N    replaces run.seed (0 to 2^64-1), the seed of every random choice: traffic\n"
     "              pattern, ECMP hashing, ECN marks\n"
     "  --quiet     no progress line on stderr (as run { progress: false })\n"
+    "  --realtime  real-time mode, the same as `fabric-emu serve` (see serve --help), which\n"
+    "              also takes --eal \"ARGS\" and --duration-s S\n"
     "  -h, --help  this text\n"
     "\n"
     "Examples:\n"

@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include "congestion/dscp_map.h"
+#include "control/capture.h"
 #include "control/emulation.h"
 #include "control/report_writer.h"
 #include "control/serve_summary.h"
@@ -222,6 +223,14 @@ int RunServe(const fabric_emu::Scenario& scenario, const ServeOptions& options) 
     log << "serve: port " << p.device_args() << " is host " << hp.host << "\n";
   }
 
+  // Capture writes from the fabric's lcore: a user who asks for it accepts its cost in lateness.
+  std::error_code ec;
+  std::filesystem::create_directories(options.out_dir, ec);
+  if (ec) return fail("cannot create " + options.out_dir + ": " + ec.message());
+  StatusOr<std::unique_ptr<dp::PcapngWriter>> capture =
+      AttachCapture(scenario, options.out_dir, &e);
+  if (!capture.ok()) return fail(capture.status().message());
+
   dp::RealtimeLoopParams lp;
   if (scenario.run().stop_ns() > 0) lp.duration = TimeFromNs(scenario.run().stop_ns());
   lp.behind_threshold = kBehindThreshold;
@@ -245,6 +254,7 @@ int RunServe(const fabric_emu::Scenario& scenario, const ServeOptions& options) 
     if (!stats.ok()) return fail(stats.status().message());
     report.loop = *stats;
   }
+  DetachCapture(scenario, &e);
   report.mbufs_freed_at_teardown = Teardown(&attached, &e, &port_reports);
   report.fabric_pool_in_use = e.fabric->mbufs_in_use();
   report.rx_pool_in_use = rte_mempool_in_use_count(rx_pool.get());
@@ -263,8 +273,6 @@ int RunServe(const fabric_emu::Scenario& scenario, const ServeOptions& options) 
   report.messages_delivered = e.fabric->messages_delivered();
   report.messages_left_out = all->size() - emulated.size();
 
-  std::error_code ec;
-  std::filesystem::create_directories(options.out_dir, ec);
   const std::string path = options.out_dir + "/summary.json";
   if (Status s = WriteFile(path, ServeSummaryJson(report)); !s.ok()) return fail(s.message());
   const dp::LatenessHistogram& h = report.loop.lateness;

@@ -119,6 +119,15 @@ TEST(CliArgsTest, ServeOptions) {
   EXPECT_EQ(scenario.run().stop_ns(), 2.5e9);  // 2.5 s in ns
 }
 
+TEST(CliArgsTest, RunRealtimeIsServe) {
+  const StatusOr<CliArgs> a =
+      Parse({"run", "lab.textproto", "--realtime", "--eal", "-l 0-1", "--duration-s", "3"});
+  ASSERT_TRUE(a.ok()) << a.status().message();
+  EXPECT_EQ(a->command, Command::kServe);
+  EXPECT_EQ(*a->eal_args, "-l 0-1");
+  EXPECT_EQ(*a->duration_s, 3.0);
+}
+
 // Each refusal must say what was wrong; the fragment checked is the reason a user needs.
 TEST(CliArgsTest, BadUsageIsRefusedWithAReason) {
   struct Case {
@@ -141,7 +150,8 @@ TEST(CliArgsTest, BadUsageIsRefusedWithAReason) {
       {{"run", "s", "--seed=-1"}, "--seed takes a whole number"},
       {{"run", "s", "--seed", "1.5"}, "--seed takes a whole number"},
       {{"run", "s", "--quiet=yes"}, "--quiet takes no value"},
-      {{"run", "s", "--eal", "-l 0"}, "unknown option '--eal'"},  // serve only
+      {{"run", "s", "--eal", "-l 0"}, "--eal and --duration-s go with --realtime"},
+      {{"validate", "s", "--realtime"}, "unknown option '--realtime'"},
       {{"serve", "s", "--duration-s", "0"}, "--duration-s takes a number of seconds > 0"},
       {{"serve", "s", "--duration-s", "soon"}, "--duration-s takes a number of seconds > 0"},
       {{"help", "fly"}, "no command 'fly'"},
