@@ -24,6 +24,13 @@ inline constexpr uint32_t kFirstQpn = 0x100;
 inline constexpr uint32_t kMaxMessages = (1u << 24) - kFirstQpn;
 inline constexpr uint32_t QpnOf(uint32_t message) { return kFirstQpn + message; }
 
+// Where a sending QP sits in its NIC.
+enum class SendQueue : uint8_t {
+  kNone,     // nothing to send (all sent, or the HPCC window is full)
+  kReady,    // in the round-robin queue of QPs whose next packet may start
+  kWaiting,  // in the pacing heap until next_send
+};
+
 struct MessageState {
   MessageSpec spec;
   uint32_t packets_total = 0;
@@ -32,7 +39,7 @@ struct MessageState {
   uint32_t next_psn = 0;       // next packet to send; go-back-N rewinds it
   uint32_t max_psn_sent = 0;   // one past the highest PSN ever sent: below it, a send is a resend
   uint32_t acked_packets = 0;  // cumulative: every PSN below it is acknowledged
-  bool in_send_queue = false;  // the NIC holds it in its ready queue or pacing heap
+  SendQueue send_queue = SendQueue::kNone;
   Time retransmit_deadline = Time::Infinite();  // Infinite: nothing unacknowledged
   uint32_t retransmit_generation = 0;           // an RTO event of another generation is stale
   uint64_t retransmitted_packets = 0;
@@ -41,7 +48,12 @@ struct MessageState {
   // Sender congestion control (DCQCN reaction point), used when the NIC runs it; HPCC's state is
   // in an HpccTable beside this table.
   cong::DcqcnState dcqcn;
-  Time next_send;                          // pacing: earliest start of the QP's next packet
+  // Pacing: the next packet may start one gap at the QP's rate after the last one started, so a
+  // rate change re-spaces it from last_send.
+  Time next_send;                          // earliest start of the QP's next packet
+  Time last_send = Time::Infinite();       // start of its last packet; Infinite: none yet
+  uint32_t last_send_wire_bytes = 0;       // wire bytes of that packet
+  uint32_t pace_generation = 0;            // a pacing-heap entry of another generation is stale
   Time dcqcn_timer_at = Time::Infinite();  // the one DCQCN event scheduled, if any
   uint32_t dcqcn_generation = 0;           // a DCQCN event of another generation is stale
   // Receiver side.

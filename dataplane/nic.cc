@@ -153,17 +153,40 @@ bool Nic::CanSend(uint32_t id, const MessageState& msg) const {
 
 void Nic::Enqueue(uint32_t id) {
   MessageState& msg = (*messages_)[id];
-  if (msg.in_send_queue || !CanSend(id, msg)) return;
-  msg.in_send_queue = true;
+  if (msg.send_queue != SendQueue::kNone || !CanSend(id, msg)) return;
   if (!paced_ || msg.next_send <= sched_->Now()) {
+    msg.send_queue = SendQueue::kReady;
     ready_.push(id);
   } else {
-    waiting_.push_back(Waiting{msg.next_send, id});
-    std::push_heap(waiting_.begin(), waiting_.end(), std::greater<>());
+    PushWaiting(id, msg);
   }
 }
 
+void Nic::PushWaiting(uint32_t id, MessageState& msg) {
+  msg.send_queue = SendQueue::kWaiting;
+  waiting_.push_back(Waiting{msg.next_send, id, ++msg.pace_generation});
+  std::push_heap(waiting_.begin(), waiting_.end(), std::greater<>());
+}
+
+void Nic::Repace(uint32_t id, MessageState& msg, Rate rate) {
+  if (msg.last_send == Time::Infinite()) return;  // the first packet starts with the message
+  const Time now = sched_->Now();
+  const Time at = std::max(now, msg.last_send + rate.SerializationTime(msg.last_send_wire_bytes));
+  if (at == msg.next_send || (at == now && msg.next_send <= now)) return;  // due either way
+  msg.next_send = at;
+  // Enqueue places an idle QP by next_send, and Pull sends a ready one no earlier.
+  if (msg.send_queue != SendQueue::kWaiting) return;
+  PushWaiting(id, msg);  // the entry it had is stale now
+  ArmWakeup();
+}
+
 void Nic::ArmWakeup() {
+  // A stale entry at the front would only cause a wake-up that finds nothing to send.
+  while (!waiting_.empty() &&
+         waiting_.front().generation != (*messages_)[waiting_.front().id].pace_generation) {
+    std::pop_heap(waiting_.begin(), waiting_.end(), std::greater<>());
+    waiting_.pop_back();
+  }
   if (waiting_.empty()) return;
   const Time at = waiting_.front().at;
   if (wakeup_at_ <= at) return;  // the wake-up already scheduled comes first
@@ -176,13 +199,23 @@ rte_mbuf* Nic::Pull() {
   const Time now = sched_->Now();
   while (!waiting_.empty() && waiting_.front().at <= now) {
     std::pop_heap(waiting_.begin(), waiting_.end(), std::greater<>());
-    ready_.push(waiting_.back().id);
+    const Waiting w = waiting_.back();
     waiting_.pop_back();
+    MessageState& msg = (*messages_)[w.id];
+    if (w.generation != msg.pace_generation) continue;  // re-paced since: another entry holds it
+    msg.send_queue = SendQueue::kReady;
+    ready_.push(w.id);
   }
   // A queued QP can have nothing left when a late ACK moved next_psn past its last packet, or
-  // (HPCC) an ACK shrank its window; an ACK that opens the window queues it again.
-  while (!ready_.empty() && !CanSend(ready_.front(), (*messages_)[ready_.front()])) {
-    (*messages_)[ready_.pop()].in_send_queue = false;
+  // (HPCC) an ACK shrank its window; an ACK that opens the window queues it again. A DCQCN cut
+  // since it was queued can have moved its next packet into the future: it waits again.
+  while (!ready_.empty()) {
+    const uint32_t id = ready_.front();
+    MessageState& msg = (*messages_)[id];
+    if (CanSend(id, msg) && (!paced_ || msg.next_send <= now)) break;
+    ready_.pop();
+    msg.send_queue = SendQueue::kNone;
+    Enqueue(id);
   }
   if (ready_.empty()) {
     ArmWakeup();
@@ -195,7 +228,7 @@ rte_mbuf* Nic::Pull() {
   }
   const uint32_t id = ready_.pop();
   MessageState& msg = (*messages_)[id];
-  msg.in_send_queue = false;
+  msg.send_queue = SendQueue::kNone;
   BuildDataPacket(id, msg, m);
   if (paced_) {
     const int64_t wire_bytes = WireBytes(m);
@@ -207,6 +240,8 @@ rte_mbuf* Nic::Pull() {
     } else {
       rate = (*hpcc_)[id].state.rate;
     }
+    msg.last_send = now;
+    msg.last_send_wire_bytes = static_cast<uint32_t>(wire_bytes);
     msg.next_send = now + rate.SerializationTime(wire_bytes);
   }
   Enqueue(id);
@@ -284,8 +319,10 @@ void Nic::OnDcqcnTimer(uint32_t id, uint32_t generation) {
   MessageState& msg = (*messages_)[id];
   if (generation != (msg.dcqcn_generation & kGenerationMask)) return;
   msg.dcqcn_timer_at = Time::Infinite();
+  const Rate before = msg.dcqcn.current_rate;
   cong::OnTimer(config_.dcqcn, msg.dcqcn, sched_->Now());
   ArmDcqcnTimer(id, msg);
+  if (msg.dcqcn.current_rate != before) Repace(id, msg, msg.dcqcn.current_rate);
 }
 
 void Nic::Drop(rte_mbuf* m, DropReason reason) {
@@ -417,7 +454,7 @@ void Nic::OnHpccAck(const rte_mbuf* m, uint32_t id, MessageState& msg) {
   cong::OnAck(qp.config, qp.state, std::span<const cong::IntHop>(hops.data(), n), msg.acked_packets,
               msg.max_psn_sent);
   // The ACK freed room in the window, or the window grew.
-  if (!msg.in_send_queue && CanSend(id, msg)) {
+  if (msg.send_queue == SendQueue::kNone && CanSend(id, msg)) {
     Enqueue(id);
     port_->Kick();
   }
@@ -428,8 +465,10 @@ void Nic::OnCnp(uint32_t id) {
   ++msg.cnps_received;
   ++counters_.cnps_received;
   if (config_.cc != CongestionControl::kDcqcn) return;  // HPCC reads INT, not ECN
+  const Rate before = msg.dcqcn.current_rate;
   cong::OnCnp(config_.dcqcn, msg.dcqcn, sched_->Now());
   ArmDcqcnTimer(id, msg);
+  if (msg.dcqcn.current_rate != before) Repace(id, msg, msg.dcqcn.current_rate);
 }
 
 }  // namespace fe::dp

@@ -11,6 +11,11 @@
 // packets) and one DCQCN event (only while throttled), and the NIC at most one pacing wake-up.
 // Superseded events carry an old generation and are ignored, so nothing is ever cancelled or
 // polled.
+//
+// As a NIC's rate limiter does, a DCQCN rate change re-evaluates the gap a QP is waiting out: its
+// next packet may start one gap at the new rate after its last one started (at once if that has
+// passed). A QP cut to the minimum rate would otherwise sit out the minimum rate's gap (tens of
+// ms for a 4 KB packet at 1 Mb/s) through every increase that comes meanwhile.
 #pragma once
 
 #include <rte_mbuf.h>
@@ -123,6 +128,7 @@ class Nic final : public PacketReceiver, public PacketSource, public EventHandle
   struct Waiting {  // a paced QP and when its next packet may start
     Time at;
     uint32_t id;
+    uint32_t generation;  // stale unless it equals the QP's pace_generation
     bool operator>(const Waiting& o) const { return at > o.at || (at == o.at && id > o.id); }
   };
 
@@ -141,6 +147,9 @@ class Nic final : public PacketReceiver, public PacketSource, public EventHandle
   void BuildDataPacket(uint32_t id, MessageState& msg, rte_mbuf* m);
   // Puts a QP with packets to send into the ready queue or, if paced into the future, the heap.
   void Enqueue(uint32_t id);
+  void PushWaiting(uint32_t id, MessageState& msg);
+  // The QP's rate is now `rate`: its next packet may start one gap at that rate after its last.
+  void Repace(uint32_t id, MessageState& msg, Rate rate);
   void ArmRetransmit(uint32_t id, MessageState& msg);
   void ArmDcqcnTimer(uint32_t id, MessageState& msg);
   void ArmWakeup();

@@ -291,6 +291,52 @@ TEST(NicTest, DcqcnPacesTheQpAtItsRateAfterACnp) {
   EXPECT_EQ(w.pool.in_use(), 0u);
 }
 
+TEST(NicTest, DcqcnIncreasesShortenTheGapAQpIsWaitingOut) {
+  NicParams p = Params(4096);
+  p.cc = CongestionControl::kDcqcn;
+  p.dcqcn = cong::DcqcnParams::Sigcomm2015();  // min rate 100 Mb/s, T = 55 us, F = 5
+  BackToBack w(p, k100G, kDelay);
+  const uint32_t id = w.Send(12 * 4096, Time::Zero());
+  CnpInjector cnp(&w.pool, w.a.get(), QpnOf(id));
+  // Ten CNPs at once. Alpha starts at 1 and stays 1 ((1 - g) + g), so each cut halves R_C and
+  // sets R_T to the rate before it: 100G / 2^9 = 195,312,500 b/s after nine, and the tenth cuts
+  // to the 100 Mb/s floor with R_T = 195,312,500.
+  const Time t_cnp = Time::FromUs(3);
+  for (int i = 0; i < 10; ++i) w.sched.At(t_cnp, &cnp);
+  w.sched.RunUntil(Time::Infinite());
+
+  // At line rate packet j starts at j x 334.24 ns: packet 8 (at 2673.92 ns) is the last before
+  // the CNPs, and packet 9 is waiting for 3008.16 ns. The cut re-spaces it to the floor's gap
+  // after packet 8 (+334.24 us). The timer then fires at 3 + 55 k us, each time halving the gap
+  // to R_T, the midpoint rounded up:
+  //   58 us: 147,656,250    113 us: 171,484,375    168 us: 183,398,438 b/s
+  // and each increase re-spaces packet 9, which leaves at 2673.92 ns + 4178 B / 183,398,438 b/s
+  // = 184.93 us, before the next expiry (223 us). Packet 10 waits after it through two more
+  // fast-recovery steps and the first additive one (F = 5; R_T + 40 Mb/s = 235,312,500):
+  //   223 us: 189,355,469    278 us: 192,333,985    333 us: 213,823,243 b/s
+  // and leaves 4178 B / 213,823,243 b/s (156.32 us) after packet 9, before the expiry at 388 us.
+  // Without re-spacing, packet 9 would have left at line rate and packet 10 at the floor's gap.
+  const int64_t wire = 4096 + kDataOverheadBytes;
+  const Time ser_line = k100G.SerializationTime(wire);
+  const Time gap9 = Rate::FromBps(183'398'438).SerializationTime(wire);
+  const Time gap10 = Rate::FromBps(213'823'243).SerializationTime(wire);
+  const Time t_last_before_cnp = ser_line * 8;
+  ASSERT_LT(t_last_before_cnp, t_cnp);
+  ASSERT_GT(t_last_before_cnp + ser_line, t_cnp);
+  ASSERT_GT(t_last_before_cnp + gap9, Time::FromUs(168));
+  ASSERT_LT(t_last_before_cnp + gap9, Time::FromUs(223));
+  ASSERT_GT(t_last_before_cnp + gap9 + gap10, Time::FromUs(333));
+  ASSERT_LT(t_last_before_cnp + gap9 + gap10, Time::FromUs(388));
+  // Arrivals are starts shifted by one serialisation and the propagation delay; exact in ps.
+  const std::vector<Time>& t = w.to_b->data_arrivals;
+  ASSERT_EQ(t.size(), 12u);
+  EXPECT_EQ(t[8], t_last_before_cnp + ser_line + kDelay);
+  EXPECT_EQ(t[9] - t[8], gap9);
+  EXPECT_EQ(t[10] - t[9], gap10);
+  EXPECT_EQ(w.messages[id].bytes_delivered, 12u * 4096);
+  EXPECT_EQ(w.pool.in_use(), 0u);
+}
+
 TEST(NicTest, HpccWindowBoundsTheBytesInFlight) {
   NicParams p = Params(1000);
   p.cc = CongestionControl::kHpcc;
