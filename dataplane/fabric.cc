@@ -221,6 +221,6 @@ FabricTotals Fabric::Totals() const {
   return t;
 }
 
-uint32_t Fabric::mbufs_in_use() const { return rte_mempool_in_use_count(pool_); }
+uint32_t Fabric::mbufs_in_use() const { return PacketsInUse(pool_); }
 
 }  // namespace fe::dp

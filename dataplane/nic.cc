@@ -1,4 +1,5 @@
 #include "dataplane/nic.h"
+#include "dataplane/packet_pool.h"
 
 #include <rte_byteorder.h>
 #include <rte_ip.h>
@@ -221,7 +222,7 @@ rte_mbuf* Nic::Pull() {
     ArmWakeup();
     return nullptr;
   }
-  rte_mbuf* m = rte_pktmbuf_alloc(pool_);
+  rte_mbuf* m = AllocPacket(pool_);
   if (m == nullptr) {
     ++counters_.alloc_failures;
     return nullptr;
@@ -385,7 +386,7 @@ void Nic::OnData(rte_mbuf* m, uint32_t id, const HeaderView& h) {
 
 void Nic::SendAck(MessageState& msg, uint8_t syndrome, uint32_t psn, const rte_mbuf* echo) {
   msg.packets_since_ack = 0;
-  rte_mbuf* a = rte_pktmbuf_alloc(pool_);
+  rte_mbuf* a = AllocPacket(pool_);
   if (a == nullptr) {
     ++counters_.alloc_failures;
     return;
@@ -400,7 +401,7 @@ void Nic::SendAck(MessageState& msg, uint8_t syndrome, uint32_t psn, const rte_m
 }
 
 void Nic::SendCnp(MessageState& msg) {
-  rte_mbuf* c = rte_pktmbuf_alloc(pool_);
+  rte_mbuf* c = AllocPacket(pool_);
   if (c == nullptr) {
     ++counters_.alloc_failures;
     return;

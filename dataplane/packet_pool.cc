@@ -4,6 +4,8 @@
 #include <rte_mbuf.h>
 #include <sys/mman.h>
 
+#include <algorithm>
+
 #include "dataplane/packet.h"
 
 namespace fe::dp {
@@ -12,6 +14,7 @@ namespace {
 
 constexpr unsigned kCacheSize = 512;  // DPDK's maximum per-lcore cache
 constexpr size_t kHugePageBytes = 2u << 20;
+constexpr size_t kGrowObjects = 65536;  // about 40 MB of mbufs per growth
 constexpr char kLifoOps[] = "stack";
 
 void Unmap(rte_mempool_memhdr* hdr, void* /*opaque*/) { munmap(hdr->addr, hdr->len); }
@@ -59,26 +62,42 @@ StatusOr<rte_mempool*> CreatePacketPool(const std::string& name, uint32_t n,
   }
   rte_pktmbuf_pool_init(mp, &priv);
 
-  rte_mempool_objsz sz;
-  rte_mempool_calc_obj_size(elt_bytes, 0, &sz);
-  // Map 2 MB-aligned regions (where huge pages want them) until the pool holds n objects: how
-  // many fit a region depends on DPDK's per-chunk alignment, so it is not computed up front.
-  while (mp->populated_size < mp->size) {
-    const size_t left = mp->size - mp->populated_size;
-    const size_t bytes = (left * sz.total_size / kHugePageBytes + 2) * kHugePageBytes;
-    char* mem = MapAligned(bytes);
-    if (mem == nullptr) {
-      rte_mempool_free(mp);
-      return Status::Error("cannot map " + std::to_string(bytes) + " bytes for the packet pool");
-    }
-    if (rte_mempool_populate_virt(mp, mem, bytes, kHugePageBytes, Unmap, nullptr) <= 0) {
-      munmap(mem, bytes);
-      rte_mempool_free(mp);  // unmaps the regions already added
-      return Failed("populate", n);
-    }
+  // Objects are added a chunk at a time as the run needs them (GrowPacketPool), so a large cap
+  // costs memory only when packets really pile up, and none of it is touched before then.
+  if (!GrowPacketPool(mp)) {
+    rte_mempool_free(mp);
+    return Failed("first chunk", n);
   }
-  rte_mempool_obj_iter(mp, rte_pktmbuf_init, nullptr);
   return mp;
+}
+
+bool GrowPacketPool(rte_mempool* mp) {
+  // Only host-page pools start part-filled; a DPDK-heap pool is full from the start.
+  if (mp->populated_size >= mp->size) return false;
+  rte_mempool_objsz sz;
+  rte_mempool_calc_obj_size(mp->elt_size, 0, &sz);
+  const size_t objects = std::min<size_t>(kGrowObjects, mp->size - mp->populated_size);
+  // A page holds a whole number of objects (none straddles one); one spare page covers DPDK's
+  // alignment of the chunk, and whatever does not fit is added by the next growth.
+  const size_t bytes = (objects * sz.total_size / kHugePageBytes + 2) * kHugePageBytes;
+  char* mem = MapAligned(bytes);
+  if (mem == nullptr) return false;
+  if (rte_mempool_populate_virt(mp, mem, bytes, kHugePageBytes, Unmap, nullptr) <= 0) {
+    munmap(mem, bytes);
+    return false;
+  }
+  return true;
+}
+
+rte_mbuf* AllocPacketAfterGrowing(rte_mempool* mp) {
+  while (GrowPacketPool(mp)) {
+    if (rte_mbuf* m = rte_mbuf_raw_alloc(mp)) return m;
+  }
+  return nullptr;
+}
+
+uint32_t PacketsInUse(const rte_mempool* mp) {
+  return mp->populated_size - rte_mempool_avail_count(mp);
 }
 
 }  // namespace fe::dp

@@ -1,6 +1,7 @@
 // The mbuf pool a fabric draws its packets from.
 #pragma once
 
+#include <rte_mbuf.h>
 #include <rte_mempool.h>
 
 #include <cstdint>
@@ -19,9 +20,31 @@ enum class PoolMemory {
   kHostPages,
 };
 
-// A LIFO pool of n mbufs with a PacketMeta private area: the most recently freed mbufs, still in
-// cache, are handed out first (DPDK's default ring pool is FIFO and cycles through all of them).
+// A LIFO pool of up to n mbufs with a PacketMeta private area: the most recently freed mbufs, still
+// in cache, are handed out first (DPDK's default ring pool is FIFO and cycles through all of them).
+// A host-page pool starts with one chunk and grows on demand up to n (see AllocPacket).
 StatusOr<rte_mempool*> CreatePacketPool(const std::string& name, uint32_t n,
                                         uint16_t data_room_bytes, PoolMemory memory);
+
+// Adds a chunk of mbufs to a host-page pool below its cap; false when it cannot grow.
+bool GrowPacketPool(rte_mempool* mp);
+rte_mbuf* AllocPacketAfterGrowing(rte_mempool* mp);
+
+// The allocation every element uses for the fabric's pool: grows the pool when it runs dry and
+// initialises an mbuf on its first use (a grown chunk's memory is untouched, hence zero, so a
+// null pool pointer marks an mbuf never handed out). nullptr when the pool is at its cap.
+inline rte_mbuf* AllocPacket(rte_mempool* mp) {
+  rte_mbuf* m = rte_mbuf_raw_alloc(mp);
+  if (__builtin_expect(m == nullptr, 0)) {
+    m = AllocPacketAfterGrowing(mp);
+    if (m == nullptr) return nullptr;
+  }
+  if (__builtin_expect(m->pool == nullptr, 0)) rte_pktmbuf_init(mp, nullptr, m, 0);
+  rte_pktmbuf_reset(m);
+  return m;
+}
+
+// Mbufs handed out and not yet freed (a grown pool's cap does not count as in use).
+uint32_t PacketsInUse(const rte_mempool* mp);
 
 }  // namespace fe::dp

@@ -5,6 +5,7 @@
 #include "congestion/wred.h"
 #include "dataplane/addressing.h"
 #include "dataplane/packet.h"
+#include "dataplane/packet_pool.h"
 #include "dataplane/pfc_frame.h"
 
 namespace fe::dp {
@@ -129,7 +130,7 @@ void Switch::ActOnPfc(uint16_t in_port, uint8_t prio, cong::PfcAction action) {
 }
 
 void Switch::SendPause(uint16_t port, uint8_t prio, uint16_t quanta) {
-  rte_mbuf* m = rte_pktmbuf_alloc(pool_);
+  rte_mbuf* m = AllocPacket(pool_);
   if (m == nullptr) {
     ++counters_.pause_alloc_failures;
     return;
