@@ -49,12 +49,12 @@ StatusOr<rte_mempool*> CreatePacketPool(const std::string& name, uint32_t n,
     if (mp == nullptr) return Failed("DPDK heap", n);
     return mp;
   }
-  const unsigned elt_bytes = sizeof(rte_mbuf) + kPacketPrivBytes + data_room_bytes;
+  const unsigned elt_bytes = sizeof(rte_mbuf) + kPacketPrivBytes + kHostPagesDataRoomBytes;
   rte_mempool* mp = rte_mempool_create_empty(name.c_str(), n, elt_bytes, kCacheSize,
                                              sizeof(rte_pktmbuf_pool_private), SOCKET_ID_ANY, 0);
   if (mp == nullptr) return Failed("empty pool", n);
   rte_pktmbuf_pool_private priv{};
-  priv.mbuf_data_room_size = data_room_bytes;
+  priv.mbuf_data_room_size = kHostPagesDataRoomBytes;
   priv.mbuf_priv_size = kPacketPrivBytes;
   if (rte_mempool_set_ops_byname(mp, kLifoOps, nullptr) != 0) {
     rte_mempool_free(mp);

@@ -14,15 +14,20 @@ namespace fe::dp {
 enum class PoolMemory {
   // DPDK's heap: IOVA-mapped, so frames can be handed to real NICs (real-time mode).
   kDpdkHeap,
-  // Anonymous process memory backed by transparent huge pages where the kernel allows. Without
+  // Anonymous process memory backed by transparent huge pages where the kernel allows, with a
+  // data room of kHostPagesDataRoomBytes and no headroom (headers only). Without
   // hugepages DPDK's heap is made of 4 KB pages, and a large fabric's packets then miss the TLB
   // on nearly every hop; software mode never gives a frame to a device, so it needs no IOVA.
   kHostPages,
 };
 
+// Emulated frames store only their headers (the largest, a CNP, is 70 bytes; a PFC frame 60).
+inline constexpr uint16_t kHostPagesDataRoomBytes = 128;
+
 // A LIFO pool of up to n mbufs with a PacketMeta private area: the most recently freed mbufs, still
 // in cache, are handed out first (DPDK's default ring pool is FIFO and cycles through all of them).
 // A host-page pool starts with one chunk and grows on demand up to n (see AllocPacket).
+// data_room_bytes applies to kDpdkHeap; kHostPages uses kHostPagesDataRoomBytes.
 StatusOr<rte_mempool*> CreatePacketPool(const std::string& name, uint32_t n,
                                         uint16_t data_room_bytes, PoolMemory memory);
 
@@ -41,6 +46,8 @@ inline rte_mbuf* AllocPacket(rte_mempool* mp) {
   }
   if (__builtin_expect(m->pool == nullptr, 0)) rte_pktmbuf_init(mp, nullptr, m, 0);
   rte_pktmbuf_reset(m);
+  // A host-page pool's small data room holds headers from its first byte: no headroom.
+  if (m->buf_len <= RTE_PKTMBUF_HEADROOM) m->data_off = 0;
   return m;
 }
 
