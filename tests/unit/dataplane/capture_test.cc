@@ -13,35 +13,15 @@
 #include "dataplane/pcapng_writer.h"
 #include "topology/fat_tree.h"
 #include "topology/routes.h"
+#include "tshark_fields.h"
 
 namespace fe::dp {
 namespace {
 
-std::vector<std::vector<std::string>> TsharkFields(const std::string& file,
-                                                   const std::vector<std::string>& fields) {
-  std::string cmd = "tshark -r " + file + " -T fields -E separator=/t";
-  for (const std::string& f : fields) cmd += " -e " + f;
-  cmd += " 2>/dev/null";
-  std::vector<std::vector<std::string>> rows;
-  std::FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return rows;
-  char line[4096];
-  while (std::fgets(line, sizeof(line), p) != nullptr) {
-    std::vector<std::string> row;
-    std::string s(line);
-    if (!s.empty() && s.back() == '\n') s.pop_back();
-    std::stringstream ss(s);
-    std::string cell;
-    while (std::getline(ss, cell, '\t')) row.push_back(cell);
-    row.resize(fields.size());
-    rows.push_back(row);
-  }
-  pclose(p);
-  return rows;
-}
+using fe::testing::TsharkFields;
 
 TEST(CaptureTest, TsharkDissectsPfcFramesAndRoceBth) {
-  if (std::system("tshark --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "tshark not installed";
+  if (!fe::testing::TsharkAvailable()) GTEST_SKIP() << "tshark not installed";
   const Rate rate = Rate::FromGbps(100);
   const Time delay = Time::FromNs(1000);
   auto g = topo::BuildFatTree(topo::FatTreeParams{4, rate, delay});

@@ -4,20 +4,14 @@
 
 #include <vector>
 
+#include "arrival_sink.h"
 #include "dataplane/packet.h"
 #include "test_pool.h"
 
 namespace fe::dp {
 namespace {
 
-struct Sink : PacketReceiver {
-  Scheduler* sched;
-  std::vector<Time> arrivals;
-  void Receive(uint16_t, rte_mbuf* m) override {
-    arrivals.push_back(sched->Now());
-    rte_pktmbuf_free(m);
-  }
-};
+using testing::ArrivalSink;
 
 rte_mbuf* Frame(testing::TestPool& pool, uint32_t frame_bytes) {
   rte_mbuf* m = pool.Alloc();
@@ -30,8 +24,7 @@ rte_mbuf* Frame(testing::TestPool& pool, uint32_t frame_bytes) {
 TEST(EgressPortTest, FrameArrivesAfterSerialisationPlusPropagation) {
   testing::TestPool pool;
   Scheduler sched;
-  Sink sink;
-  sink.sched = &sched;
+  ArrivalSink sink(&sched);
   EgressPort port(&sched, Rate::FromGbps(25), Time::FromNs(500));
   port.ConnectPeer(&sink, 0);
   port.Enqueue(Frame(pool, 1500), 0);
@@ -44,8 +37,7 @@ TEST(EgressPortTest, FrameArrivesAfterSerialisationPlusPropagation) {
 TEST(EgressPortTest, BackToBackFramesAreSpacedBySerialisation) {
   testing::TestPool pool;
   Scheduler sched;
-  Sink sink;
-  sink.sched = &sched;
+  ArrivalSink sink(&sched);
   EgressPort port(&sched, Rate::FromGbps(100), Time::FromNs(1000));
   port.ConnectPeer(&sink, 0);
   for (int i = 0; i < 3; ++i) port.Enqueue(Frame(pool, 4158), 3);
@@ -61,8 +53,7 @@ TEST(EgressPortTest, BackToBackFramesAreSpacedBySerialisation) {
 TEST(EgressPortTest, RuntsArePaddedToTheEthernetMinimum) {
   testing::TestPool pool;
   Scheduler sched;
-  Sink sink;
-  sink.sched = &sched;
+  ArrivalSink sink(&sched);
   EgressPort port(&sched, Rate::FromGbps(10), Time::Zero());
   port.ConnectPeer(&sink, 0);
   rte_mbuf* m = pool.Alloc();

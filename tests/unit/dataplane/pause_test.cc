@@ -5,6 +5,7 @@
 #include <cstring>
 #include <vector>
 
+#include "arrival_sink.h"
 #include "dataplane/egress_port.h"
 #include "dataplane/packet.h"
 #include "dataplane/pfc_frame.h"
@@ -13,14 +14,7 @@
 namespace fe::dp {
 namespace {
 
-struct Sink : PacketReceiver {
-  Scheduler* sched;
-  std::vector<Time> arrivals;
-  void Receive(uint16_t, rte_mbuf* m) override {
-    arrivals.push_back(sched->Now());
-    rte_pktmbuf_free(m);
-  }
-};
+using testing::ArrivalSink;
 
 rte_mbuf* Frame(testing::TestPool& pool, uint32_t frame_bytes) {
   rte_mbuf* m = pool.Alloc();
@@ -43,10 +37,9 @@ rte_mbuf* Pause(testing::TestPool& pool, uint8_t prio, uint16_t quanta) {
 // One link A <-> B, both directions, with sinks at both ends.
 struct Link {
   Scheduler sched;
-  Sink at_a, at_b;
+  ArrivalSink at_a{&sched}, at_b{&sched};
   EgressPort a_to_b, b_to_a;
   Link(Rate rate, Time delay) : a_to_b(&sched, rate, delay), b_to_a(&sched, rate, delay) {
-    at_a.sched = at_b.sched = &sched;
     a_to_b.ConnectPeer(&at_b, 0);
     b_to_a.ConnectPeer(&at_a, 0);
     a_to_b.SetReverse(&b_to_a);
