@@ -41,21 +41,23 @@ struct MessageState {
   uint32_t acked_packets = 0;  // cumulative: every PSN below it is acknowledged
   SendQueue send_queue = SendQueue::kNone;
   Time retransmit_deadline = Time::Infinite();  // Infinite: nothing unacknowledged
-  uint32_t retransmit_generation = 0;           // an RTO event of another generation is stale
+  // One RTO event at a time: it fires at or before the deadline (ACKs only move it later) and
+  // then follows it, or lapses if everything was acknowledged meanwhile.
+  bool retransmit_event_pending = false;
   uint64_t retransmitted_packets = 0;
   uint64_t retransmitted_bytes = 0;  // payload
   uint64_t cnps_received = 0;
   // Sender congestion control (DCQCN reaction point), used when the NIC runs it; HPCC's state is
-  // in an HpccTable beside this table.
+  // in an HpccTable beside this table. No event advances it: it stands as of the QP's last send,
+  // CNP or pacing decision, and the policy replays the increase-timer expiries due since then on
+  // its next call (cong::OnTimer on a copy gives the state at any later time).
   cong::DcqcnState dcqcn;
   // Pacing: the next packet may start one gap at the QP's rate after the last one started, so a
   // rate change re-spaces it from last_send.
-  Time next_send;                          // earliest start of the QP's next packet
-  Time last_send = Time::Infinite();       // start of its last packet; Infinite: none yet
-  uint32_t last_send_wire_bytes = 0;       // wire bytes of that packet
-  uint32_t pace_generation = 0;            // a pacing-heap entry of another generation is stale
-  Time dcqcn_timer_at = Time::Infinite();  // the one DCQCN event scheduled, if any
-  uint32_t dcqcn_generation = 0;           // a DCQCN event of another generation is stale
+  Time next_send;                     // earliest start of the QP's next packet
+  Time last_send = Time::Infinite();  // start of its last packet; Infinite: none yet
+  uint32_t last_send_wire_bytes = 0;  // wire bytes of that packet
+  uint32_t pace_generation = 0;       // a pacing-heap entry of another generation is stale
   // Receiver side.
   uint32_t expected_psn = 0;
   uint32_t packets_since_ack = 0;

@@ -131,9 +131,7 @@ void Nic::OnEvent(uint64_t arg) {
       return;
     }
     case Timer::kRetransmit:
-      return OnRetransmitTimer(id, static_cast<uint32_t>(generation));
-    case Timer::kDcqcn:
-      return OnDcqcnTimer(id, static_cast<uint32_t>(generation));
+      return OnRetransmitTimer(id);
     case Timer::kWakeup:
       if (generation != (wakeup_generation_ & kGenerationMask)) return;
       wakeup_at_ = Time::Infinite();
@@ -155,6 +153,7 @@ bool Nic::CanSend(uint32_t id, const MessageState& msg) const {
 void Nic::Enqueue(uint32_t id) {
   MessageState& msg = (*messages_)[id];
   if (msg.send_queue != SendQueue::kNone || !CanSend(id, msg)) return;
+  if (config_.cc == CongestionControl::kDcqcn) CatchUpDcqcn(id, msg);
   if (!paced_ || msg.next_send <= sched_->Now()) {
     msg.send_queue = SendQueue::kReady;
     ready_.push(id);
@@ -169,10 +168,33 @@ void Nic::PushWaiting(uint32_t id, MessageState& msg) {
   std::push_heap(waiting_.begin(), waiting_.end(), std::greater<>());
 }
 
-void Nic::Repace(uint32_t id, MessageState& msg, Rate rate) {
+Time Nic::DcqcnNextSend(const MessageState& msg, Time now) const {
+  cong::DcqcnState s = msg.dcqcn;
+  const auto gap_end = [&] {
+    return msg.last_send + s.current_rate.SerializationTime(msg.last_send_wire_bytes);
+  };
+  Time at = std::max(now, gap_end());
+  // Each expiry before the packet may start changes the rate, and so the gap, from its instant on.
+  for (Time due = cong::NextTimerDue(s); due < at; due = cong::NextTimerDue(s)) {
+    cong::OnTimer(config_.dcqcn, s, due);
+    at = std::max(due, gap_end());
+  }
+  return at;
+}
+
+void Nic::CatchUpDcqcn(uint32_t id, MessageState& msg) {
+  const Time now = sched_->Now();
+  if (cong::NextTimerDue(msg.dcqcn) > now) return;
+  const Rate before = msg.dcqcn.current_rate;
+  cong::OnTimer(config_.dcqcn, msg.dcqcn, now);
+  // Expiries before next_send were counted when it was set; a coalesced cut due after it was not.
+  if (msg.dcqcn.current_rate != before) Repace(id, msg);
+}
+
+void Nic::Repace(uint32_t id, MessageState& msg) {
   if (msg.last_send == Time::Infinite()) return;  // the first packet starts with the message
   const Time now = sched_->Now();
-  const Time at = std::max(now, msg.last_send + rate.SerializationTime(msg.last_send_wire_bytes));
+  const Time at = DcqcnNextSend(msg, now);
   if (at == msg.next_send || (at == now && msg.next_send <= now)) return;  // due either way
   msg.next_send = at;
   // Enqueue places an idle QP by next_send, and Pull sends a ready one no earlier.
@@ -204,6 +226,10 @@ rte_mbuf* Nic::Pull() {
     waiting_.pop_back();
     MessageState& msg = (*messages_)[w.id];
     if (w.generation != msg.pace_generation) continue;  // re-paced since: another entry holds it
+    if (config_.cc == CongestionControl::kDcqcn) {
+      CatchUpDcqcn(w.id, msg);  // a cut that came due meanwhile re-queues it for later
+      if (w.generation != msg.pace_generation) continue;
+    }
     msg.send_queue = SendQueue::kReady;
     ready_.push(w.id);
   }
@@ -213,7 +239,10 @@ rte_mbuf* Nic::Pull() {
   while (!ready_.empty()) {
     const uint32_t id = ready_.front();
     MessageState& msg = (*messages_)[id];
-    if (CanSend(id, msg) && (!paced_ || msg.next_send <= now)) break;
+    if (CanSend(id, msg)) {
+      if (config_.cc == CongestionControl::kDcqcn) CatchUpDcqcn(id, msg);
+      if (!paced_ || msg.next_send <= now) break;
+    }
     ready_.pop();
     msg.send_queue = SendQueue::kNone;
     Enqueue(id);
@@ -233,17 +262,14 @@ rte_mbuf* Nic::Pull() {
   BuildDataPacket(id, msg, m);
   if (paced_) {
     const int64_t wire_bytes = WireBytes(m);
-    Rate rate;
-    if (config_.cc == CongestionControl::kDcqcn) {
-      cong::OnBytesSent(config_.dcqcn, msg.dcqcn, wire_bytes, now);
-      ArmDcqcnTimer(id, msg);
-      rate = msg.dcqcn.current_rate;
-    } else {
-      rate = (*hpcc_)[id].state.rate;
-    }
     msg.last_send = now;
     msg.last_send_wire_bytes = static_cast<uint32_t>(wire_bytes);
-    msg.next_send = now + rate.SerializationTime(wire_bytes);
+    if (config_.cc == CongestionControl::kDcqcn) {
+      cong::OnBytesSent(config_.dcqcn, msg.dcqcn, wire_bytes, now);
+      msg.next_send = DcqcnNextSend(msg, now);
+    } else {
+      msg.next_send = now + (*hpcc_)[id].state.rate.SerializationTime(wire_bytes);
+    }
   }
   Enqueue(id);
   return m;
@@ -284,19 +310,23 @@ void Nic::BuildDataPacket(uint32_t id, MessageState& msg, rte_mbuf* m) {
 }
 
 void Nic::ArmRetransmit(uint32_t id, MessageState& msg) {
-  if (msg.retransmit_deadline != Time::Infinite()) return;  // the pending event re-arms itself
+  if (msg.retransmit_deadline != Time::Infinite()) return;  // running; ACKs move it on
   msg.retransmit_deadline = sched_->Now() + config_.retransmit_timeout;
-  sched_->At(msg.retransmit_deadline, this,
-             EventArg(Timer::kRetransmit, msg.retransmit_generation, id));
+  // A pending event is due at an earlier deadline, as deadlines only grow: it will follow this one.
+  if (msg.retransmit_event_pending) return;
+  msg.retransmit_event_pending = true;
+  sched_->At(msg.retransmit_deadline, this, EventArg(Timer::kRetransmit, 0, id));
 }
 
-void Nic::OnRetransmitTimer(uint32_t id, uint32_t generation) {
+void Nic::OnRetransmitTimer(uint32_t id) {
   MessageState& msg = (*messages_)[id];
-  if (generation != (msg.retransmit_generation & kGenerationMask)) return;
+  msg.retransmit_event_pending = false;
+  if (msg.retransmit_deadline == Time::Infinite()) return;  // all acknowledged since
   const Time now = sched_->Now();
   if (msg.retransmit_deadline > now) {
-    // ACKs moved the deadline on since this event was scheduled: follow it.
-    sched_->At(msg.retransmit_deadline, this, EventArg(Timer::kRetransmit, generation, id));
+    // ACKs, or a send after everything was acknowledged, moved the deadline on: follow it.
+    msg.retransmit_event_pending = true;
+    sched_->At(msg.retransmit_deadline, this, EventArg(Timer::kRetransmit, 0, id));
     return;
   }
   ++counters_.retransmit_timeouts;
@@ -306,24 +336,6 @@ void Nic::OnRetransmitTimer(uint32_t id, uint32_t generation) {
   port_->Kick();
   // Kick may have resent already (and armed a new deadline); otherwise arm it now.
   ArmRetransmit(id, msg);
-}
-
-void Nic::ArmDcqcnTimer(uint32_t id, MessageState& msg) {
-  const Time due = cong::NextTimerDue(msg.dcqcn);
-  if (due >= msg.dcqcn_timer_at) return;  // an earlier (or the same) event is pending
-  msg.dcqcn_timer_at = due;
-  ++msg.dcqcn_generation;
-  sched_->At(due, this, EventArg(Timer::kDcqcn, msg.dcqcn_generation, id));
-}
-
-void Nic::OnDcqcnTimer(uint32_t id, uint32_t generation) {
-  MessageState& msg = (*messages_)[id];
-  if (generation != (msg.dcqcn_generation & kGenerationMask)) return;
-  msg.dcqcn_timer_at = Time::Infinite();
-  const Rate before = msg.dcqcn.current_rate;
-  cong::OnTimer(config_.dcqcn, msg.dcqcn, sched_->Now());
-  ArmDcqcnTimer(id, msg);
-  if (msg.dcqcn.current_rate != before) Repace(id, msg, msg.dcqcn.current_rate);
 }
 
 void Nic::Drop(rte_mbuf* m, DropReason reason) {
@@ -433,8 +445,7 @@ void Nic::OnAck(rte_mbuf* m, uint32_t id, uint32_t psn) {
   }
   if (progress) {
     if (msg.acked_packets >= msg.max_psn_sent) {
-      msg.retransmit_deadline = Time::Infinite();
-      ++msg.retransmit_generation;  // nothing unacknowledged: the pending event is stale
+      msg.retransmit_deadline = Time::Infinite();  // the pending event lapses, or follows a send
     } else {
       msg.retransmit_deadline = sched_->Now() + config_.retransmit_timeout;
     }
@@ -466,10 +477,10 @@ void Nic::OnCnp(uint32_t id) {
   ++msg.cnps_received;
   ++counters_.cnps_received;
   if (config_.cc != CongestionControl::kDcqcn) return;  // HPCC reads INT, not ECN
-  const Rate before = msg.dcqcn.current_rate;
   cong::OnCnp(config_.dcqcn, msg.dcqcn, sched_->Now());
-  ArmDcqcnTimer(id, msg);
-  if (msg.dcqcn.current_rate != before) Repace(id, msg, msg.dcqcn.current_rate);
+  // Even without a cut (coalesced into the monitor period's end, or already at the floor) the CNP
+  // changed when the rate will next move, on which the packet's start was computed.
+  Repace(id, msg);
 }
 
 }  // namespace fe::dp

@@ -7,15 +7,20 @@
 // Under HPCC a QP's data packets collect in-band telemetry, and each ACK's echo of it sets the
 // QP's window (bytes in flight) and pacing rate.
 //
-// Timers are lazy: a QP has at most one retransmission event (only while it has unacknowledged
-// packets) and one DCQCN event (only while throttled), and the NIC at most one pacing wake-up.
-// Superseded events carry an old generation and are ignored, so nothing is ever cancelled or
-// polled.
+// Timers are lazy: a QP has at most one retransmission event (scheduled once per stretch of
+// unacknowledged packets; it follows the deadline the ACKs move), DCQCN needs no event at all, and
+// the NIC has at most one pacing wake-up. Superseded events are recognised and ignored, so nothing
+// is ever cancelled or polled.
 //
 // As a NIC's rate limiter does, a DCQCN rate change re-evaluates the gap a QP is waiting out: its
 // next packet may start one gap at the new rate after its last one started (at once if that has
 // passed). A QP cut to the minimum rate would otherwise sit out the minimum rate's gap (tens of
-// ms for a 4 KB packet at 1 Mb/s) through every increase that comes meanwhile.
+// ms for a 4 KB packet at 1 Mb/s) through every increase that comes meanwhile. The increase
+// timer's expiries are known in advance, so the NIC does not wait for them: when it spaces a
+// packet it runs them forward on a copy of the QP's state and queues the QP for the first instant
+// at which the gap at the rate of that instant has passed. The QP's own state catches up (the
+// policy replays due expiries) when it next sends, is next considered for sending, or gets a CNP;
+// only a CNP can change the trajectory, and it re-spaces the packet.
 #pragma once
 
 #include <rte_mbuf.h>
@@ -124,7 +129,7 @@ class Nic final : public PacketReceiver, public PacketSource, public EventHandle
   const NicCounters& counters() const { return counters_; }
 
  private:
-  enum class Timer : uint64_t { kStart = 0, kRetransmit = 1, kDcqcn = 2, kWakeup = 3 };
+  enum class Timer : uint64_t { kStart = 0, kRetransmit = 1, kWakeup = 2 };
   struct Waiting {  // a paced QP and when its next packet may start
     Time at;
     uint32_t id;
@@ -139,8 +144,7 @@ class Nic final : public PacketReceiver, public PacketSource, public EventHandle
   void OnHpccAck(const rte_mbuf* m, uint32_t id, MessageState& msg);
   // The QP has a packet to send and, under HPCC, its window has room.
   bool CanSend(uint32_t id, const MessageState& msg) const;
-  void OnRetransmitTimer(uint32_t id, uint32_t generation);
-  void OnDcqcnTimer(uint32_t id, uint32_t generation);
+  void OnRetransmitTimer(uint32_t id);
   // echo: the data packet answered, whose INT stack the ACK carries back.
   void SendAck(MessageState& msg, uint8_t syndrome, uint32_t psn, const rte_mbuf* echo);
   void SendCnp(MessageState& msg);
@@ -148,10 +152,15 @@ class Nic final : public PacketReceiver, public PacketSource, public EventHandle
   // Puts a QP with packets to send into the ready queue or, if paced into the future, the heap.
   void Enqueue(uint32_t id);
   void PushWaiting(uint32_t id, MessageState& msg);
-  // The QP's rate is now `rate`: its next packet may start one gap at that rate after its last.
-  void Repace(uint32_t id, MessageState& msg, Rate rate);
+  // When the QP's next packet may start, from now on: one gap after its last packet started, at
+  // the DCQCN rate of that instant as the increase timer will have moved it (no earlier than
+  // now). msg.dcqcn must have replayed the expiries due by now.
+  Time DcqcnNextSend(const MessageState& msg, Time now) const;
+  // The QP's DCQCN rate changed (a CNP, or expiries replayed): re-space its next packet.
+  void Repace(uint32_t id, MessageState& msg);
+  // Replays the DCQCN expiries due by now into the QP's state, re-spacing it if its rate changed.
+  void CatchUpDcqcn(uint32_t id, MessageState& msg);
   void ArmRetransmit(uint32_t id, MessageState& msg);
-  void ArmDcqcnTimer(uint32_t id, MessageState& msg);
   void ArmWakeup();
   void Drop(rte_mbuf* m, DropReason reason);
   uint32_t IdOf(const MessageState& msg) const {

@@ -337,6 +337,34 @@ TEST(NicTest, DcqcnIncreasesShortenTheGapAQpIsWaitingOut) {
   EXPECT_EQ(w.pool.in_use(), 0u);
 }
 
+// The lazy-timer contract: DCQCN schedules no event (its expiries are replayed by the policy), and
+// a QP keeps one retransmission event at a time, which follows the deadline instead of a new
+// event per packet. So a throttled QP whose every packet is ACKed before the next leaves, once
+// complete, exactly one event behind: that RTO event, which then lapses. (Scheduling per packet
+// and per increase period would leave one stale RTO event per packet and an increase event every
+// T until the rate is back at line rate.)
+TEST(NicTest, ACompletedThrottledQpLeavesOnlyItsRetransmissionEvent) {
+  NicParams p = Params(4096);
+  p.cc = CongestionControl::kDcqcn;
+  p.dcqcn = cong::DcqcnParams::Sigcomm2015();
+  BackToBack w(p, k100G, kDelay);
+  const uint32_t id = w.Send(12 * 4096, Time::Zero());
+  CnpInjector cnp(&w.pool, w.a.get(), QpnOf(id));
+  for (int i = 0; i < 10; ++i) w.sched.At(Time::FromUs(3), &cnp);  // down to the 100 Mb/s floor
+  while (!w.messages[id].completed() && w.sched.RunOne()) {
+  }
+  ASSERT_TRUE(w.messages[id].completed());
+  // Preconditions: packets after the cut are spaced by far more than the 2 us round trip, so
+  // each is ACKed before the next leaves, and the QP ends below line rate.
+  const std::vector<Time>& t = w.to_b->data_arrivals;
+  ASSERT_EQ(t.size(), 12u);
+  for (size_t i = 9; i < t.size(); ++i) ASSERT_GT(t[i] - t[i - 1], kDelay * 10) << i;
+  ASSERT_LT(w.messages[id].dcqcn.current_rate, k100G);
+  EXPECT_EQ(w.sched.pending(), 1u);
+  EXPECT_EQ(w.sched.RunUntil(Time::Infinite()), 1u);
+  EXPECT_EQ(w.a->counters().retransmit_timeouts, 0u);
+}
+
 TEST(NicTest, HpccWindowBoundsTheBytesInFlight) {
   NicParams p = Params(1000);
   p.cc = CongestionControl::kHpcc;
