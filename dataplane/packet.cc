@@ -139,21 +139,47 @@ bool WriteRoceCnp(rte_mbuf* m, const RoceFields& f) {
   return true;
 }
 
+namespace {
+
+// The header checksum after one 16-bit word of the header changed from old_word to new_word,
+// all in host order: RFC 1624 eqn. 3, HC' = ~(~HC + ~m + m'). It agrees with a checksum computed
+// from scratch for every header; RFC 1141's HC + m + ~m' (eqn. 2) can give 0xFFFF where that
+// gives 0x0000.
+uint16_t UpdatedChecksum(uint16_t checksum, uint16_t old_word, uint16_t new_word) {
+  uint32_t sum = static_cast<uint16_t>(~checksum);
+  sum += static_cast<uint16_t>(~old_word);
+  sum += new_word;
+  sum = (sum & 0xffff) + (sum >> 16);
+  sum = (sum & 0xffff) + (sum >> 16);
+  return static_cast<uint16_t>(~sum);
+}
+
+}  // namespace
+
 void SetIpEcn(rte_mbuf* m, uint8_t ecn) {
   auto* ip = rte_pktmbuf_mtod_offset(m, rte_ipv4_hdr*, kIpv4Offset);
   const uint8_t old_tos = ip->type_of_service;
   const uint8_t new_tos = static_cast<uint8_t>((old_tos & 0xfc) | (ecn & 0x3));
   if (old_tos == new_tos) return;
-  // RFC 1624 eqn. 3: HC' = ~(~HC + ~m + m'), on the 16-bit word holding version/IHL and TOS.
+  // The 16-bit word holding version/IHL and TOS.
   const uint16_t old_word = static_cast<uint16_t>((ip->version_ihl << 8) | old_tos);
   const uint16_t new_word = static_cast<uint16_t>((ip->version_ihl << 8) | new_tos);
-  uint32_t sum = static_cast<uint16_t>(~rte_be_to_cpu_16(ip->hdr_checksum));
-  sum += static_cast<uint16_t>(~old_word);
-  sum += new_word;
-  sum = (sum & 0xffff) + (sum >> 16);
-  sum = (sum & 0xffff) + (sum >> 16);
   ip->type_of_service = new_tos;
-  ip->hdr_checksum = rte_cpu_to_be_16(static_cast<uint16_t>(~sum));
+  ip->hdr_checksum =
+      rte_cpu_to_be_16(UpdatedChecksum(rte_be_to_cpu_16(ip->hdr_checksum), old_word, new_word));
+}
+
+bool DecrementTtl(rte_mbuf* m) {
+  auto* ip = rte_pktmbuf_mtod_offset(m, rte_ipv4_hdr*, kIpv4Offset);
+  const uint8_t ttl = ip->time_to_live;
+  if (ttl <= 1) return false;
+  // The 16-bit word holding TTL and protocol.
+  const uint16_t old_word = static_cast<uint16_t>((ttl << 8) | ip->next_proto_id);
+  const auto new_word = static_cast<uint16_t>(old_word - 0x100);
+  ip->time_to_live = static_cast<uint8_t>(ttl - 1);
+  ip->hdr_checksum =
+      rte_cpu_to_be_16(UpdatedChecksum(rte_be_to_cpu_16(ip->hdr_checksum), old_word, new_word));
+  return true;
 }
 
 }  // namespace fe::dp

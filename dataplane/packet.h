@@ -92,4 +92,9 @@ bool WriteRoceCnp(rte_mbuf* m, const RoceFields& f);
 // Rewrites the ECN field of the IPv4 header and fixes its checksum incrementally (RFC 1624).
 void SetIpEcn(rte_mbuf* m, uint8_t ecn);
 
+// A router's TTL step (RFC 1812 5.3.1): with the IPv4 TTL above 1, decrements it, fixes the
+// checksum incrementally (RFC 1624) and returns true; otherwise leaves the header alone and
+// returns false, and the frame must not be forwarded. m must hold a parsed IPv4 header.
+bool DecrementTtl(rte_mbuf* m);
+
 }  // namespace fe::dp

@@ -19,6 +19,29 @@ uint16_t Ipv4HeaderSum(const uint8_t* ip) {
   return static_cast<uint16_t>(sum);
 }
 
+// RFC 791's header checksum from scratch: the one's complement of the one's-complement sum of
+// the header's words, the checksum field (bytes 10-11) taken as zero.
+uint16_t Ipv4ChecksumFromScratch(const uint8_t* ip) {
+  uint32_t sum = 0;
+  for (int i = 0; i < 20; i += 2) {
+    if (i != 10) sum += (ip[i] << 8) | ip[i + 1];
+  }
+  while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
+  return static_cast<uint16_t>(~sum);
+}
+
+uint16_t StoredChecksum(const uint8_t* ip) { return static_cast<uint16_t>((ip[10] << 8) | ip[11]); }
+
+// Sets the header's TTL and identification and writes its checksum from scratch.
+void SetTtlAndId(uint8_t* ip, uint8_t ttl, uint16_t id) {
+  ip[8] = ttl;
+  ip[4] = static_cast<uint8_t>(id >> 8);
+  ip[5] = static_cast<uint8_t>(id);
+  const uint16_t c = Ipv4ChecksumFromScratch(ip);
+  ip[10] = static_cast<uint8_t>(c >> 8);
+  ip[11] = static_cast<uint8_t>(c);
+}
+
 RoceFields DataFields() {
   return RoceFields{/*src_host=*/5,   /*dst_host=*/9,           /*src_port=*/0xC123,
                     /*dscp=*/26,
@@ -128,6 +151,63 @@ TEST(PacketTest, CeMarkKeepsTheChecksumValid) {
   EXPECT_EQ(p[15] & 0x3, kEcnCe);
   EXPECT_EQ(p[15] >> 2, 26);
   EXPECT_EQ(Ipv4HeaderSum(p + 14), 0xFFFF);
+  rte_pktmbuf_free(m);
+}
+
+TEST(PacketTest, TtlDecrementLeavesTheChecksumARecomputationWouldWrite) {
+  testing::TestPool pool;
+  rte_mbuf* m = pool.Alloc();
+  ASSERT_TRUE(WriteRocePacket(m, DataFields(), 4096));
+  uint8_t* ip = rte_pktmbuf_mtod(m, uint8_t*) + 14;
+  // Every TTL a router forwards, 2 to 255: exact equality, the checksum is an integer.
+  for (int ttl = 2; ttl <= 255; ++ttl) {
+    SetTtlAndId(ip, static_cast<uint8_t>(ttl), 0x1234);
+    uint8_t before[20];
+    std::memcpy(before, ip, 20);
+    ASSERT_TRUE(DecrementTtl(m));
+    EXPECT_EQ(ip[8], ttl - 1);
+    EXPECT_EQ(StoredChecksum(ip), Ipv4ChecksumFromScratch(ip)) << "TTL " << ttl;
+    for (int i : {0, 1, 2, 3, 4, 5, 6, 7, 9, 12, 13, 14, 15, 16, 17, 18, 19}) {
+      EXPECT_EQ(ip[i], before[i]) << "byte " << i << " at TTL " << ttl;
+    }
+  }
+  rte_pktmbuf_free(m);
+}
+
+TEST(PacketTest, TtlDecrementGivesPositiveZeroWhereTheNewSumIsAllOnes) {
+  // RFC 1624 section 3's boundary: the new header's words sum to 0xFFFF, so its checksum from
+  // scratch is 0x0000; RFC 1141's update would write 0xFFFF there. The identification is chosen
+  // to bring the sum of the decremented header there.
+  testing::TestPool pool;
+  rte_mbuf* m = pool.Alloc();
+  ASSERT_TRUE(WriteRocePacket(m, DataFields(), 4096));
+  uint8_t* ip = rte_pktmbuf_mtod(m, uint8_t*) + 14;
+  for (int ttl : {2, 64, 255}) {
+    SetTtlAndId(ip, static_cast<uint8_t>(ttl - 1), 0);
+    const uint16_t sum_without_id = static_cast<uint16_t>(~Ipv4ChecksumFromScratch(ip));
+    SetTtlAndId(ip, static_cast<uint8_t>(ttl), static_cast<uint16_t>(0xffff - sum_without_id));
+    ASSERT_EQ(StoredChecksum(ip), 0xFEFF) << "TTL " << ttl;  // the old sum is 0xFFFF + 0x0100
+    ASSERT_TRUE(DecrementTtl(m));
+    EXPECT_EQ(Ipv4ChecksumFromScratch(ip), 0x0000) << "TTL " << ttl;
+    EXPECT_EQ(StoredChecksum(ip), 0x0000) << "TTL " << ttl;
+  }
+  rte_pktmbuf_free(m);
+}
+
+TEST(PacketTest, TtlOfOneOrZeroIsNotDecremented) {
+  // RFC 1812 5.3.1: such a packet is discarded, not forwarded with TTL 0; the header stays valid.
+  testing::TestPool pool;
+  rte_mbuf* m = pool.Alloc();
+  ASSERT_TRUE(WriteRocePacket(m, DataFields(), 4096));
+  uint8_t* ip = rte_pktmbuf_mtod(m, uint8_t*) + 14;
+  for (uint8_t ttl : {1, 0}) {
+    SetTtlAndId(ip, ttl, 0x1234);
+    uint8_t before[20];
+    std::memcpy(before, ip, 20);
+    EXPECT_FALSE(DecrementTtl(m));
+    EXPECT_EQ(std::memcmp(ip, before, 20), 0) << "TTL " << int{ttl};
+    EXPECT_EQ(StoredChecksum(ip), Ipv4ChecksumFromScratch(ip));
+  }
   rte_pktmbuf_free(m);
 }
 
