@@ -64,6 +64,7 @@ dp::SwitchParams BuildSwitchParams(const fabric_emu::SwitchConfig& sw) {
   p.watchdog_enabled = wd.enabled();
   p.watchdog.detection_time = Time::FromPs(std::llround(wd.detection_time_ns() * 1000.0));
   p.watchdog.restoration_time = Time::FromPs(std::llround(wd.restoration_time_ns() * 1000.0));
+  p.decrement_ttl = sw.decrement_ttl();
   return p;
 }
 

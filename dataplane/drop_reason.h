@@ -18,6 +18,7 @@ enum class DropReason : uint8_t {
   kHeadroomOverflow,    // lossless PG with its PFC headroom full: the headroom is too small
   kWredDrop,            // RED drop of a non-ECT packet on a lossy queue
   kPfcWatchdog,         // lossless traffic of a queue the PFC watchdog declared stormed
+  kTtlExpired,          // IPv4 TTL <= 1 at a switch that decrements it (RFC 1812 5.3.1)
   kCount,
 };
 
@@ -45,6 +46,8 @@ inline constexpr const char* DropReasonName(DropReason r) {
       return "wred_drop";
     case DropReason::kPfcWatchdog:
       return "pfc_watchdog";
+    case DropReason::kTtlExpired:
+      return "ttl_expired";
     case DropReason::kCount:
       break;
   }

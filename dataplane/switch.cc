@@ -64,6 +64,7 @@ void Switch::Receive(uint16_t local_port, rte_mbuf* m) {
   if (err != ParseError::kNone) return Drop(m, ToDropReason(err));
   const uint32_t dst = HostOfIp(h.dst_ip);
   if (dst >= num_hosts_) return Drop(m, DropReason::kUnknownDestination);
+  if (config_.decrement_ttl && !DecrementTtl(m)) return Drop(m, DropReason::kTtlExpired);
 
   const std::span<const uint16_t> group = routes_->NextHops(node_, dst);
   const uint32_t hash = cong::EcmpHash(h.src_ip, h.dst_ip, h.src_port, h.dst_port, ecmp_seed_);

@@ -1,9 +1,9 @@
 // A store-and-forward switch with a shared-buffer MMU: parse the real headers, classify by DSCP,
-// route on the destination address through the ECMP group for it, mark (WRED/ECN) and admit into
-// the shared buffer, and queue on the chosen egress port by priority. Lossless priorities raise
-// PFC: an 802.1Qbb frame goes back out of the ingress port, ahead of its data, and is refreshed
-// while the priority group stays congested. The policies are congestion/'s; this class only moves
-// packets and keeps their state.
+// route on the destination address through the ECMP group for it (decrementing the IPv4 TTL if
+// configured), mark (WRED/ECN) and admit into the shared buffer, and queue on the chosen egress
+// port by priority. Lossless priorities raise PFC: an 802.1Qbb frame goes back out of the ingress
+// port, ahead of its data, and is refreshed while the priority group stays congested. The
+// policies are congestion/'s; this class only moves packets and keeps their state.
 #pragma once
 
 #include <rte_mbuf.h>

@@ -62,6 +62,7 @@ StatusOr<SwitchConfig> Compile(const SwitchParams& params, std::span<const PortL
   StatusOr<cong::EgressSchedulerConfig> sched = cong::Compile(params.scheduler);
   if (!sched.ok()) return Prefixed("scheduler", sched.status());
   c.scheduler = *sched;
+  c.decrement_ttl = params.decrement_ttl;
   return c;
 }
 

@@ -1,7 +1,7 @@
-// What a switch is told: the user's parameters for classification, buffer, ECN, PFC and egress
-// scheduling (the scenario maps onto SwitchParams in control/), and the compiled form one switch
-// runs with, which depends on its ports' links (headroom and pause timing follow each link's rate
-// and length).
+// What a switch is told: the user's parameters for classification, buffer, ECN, PFC, egress
+// scheduling and TTL (the scenario maps onto SwitchParams in control/), and the compiled form one
+// switch runs with, which depends on its ports' links (headroom and pause timing follow each
+// link's rate and length).
 #pragma once
 
 #include <array>
@@ -41,6 +41,8 @@ struct SwitchParams {
   bool watchdog_enabled = true;
   cong::PfcWatchdogParams watchdog;
   cong::EgressSchedulerParams scheduler;
+  // Off by default: a fat-tree routes up then down and cannot loop, so TTL guards nothing there.
+  bool decrement_ttl = false;
 };
 
 // The link behind one local port of a switch.
@@ -50,6 +52,9 @@ struct PortLink {
 };
 
 struct SwitchConfig {
+  // Next to the DSCP map, which every packet reads as well: the per-packet test rarely costs a
+  // cache line of its own.
+  bool decrement_ttl = false;
   cong::DscpMapConfig dscp;
   cong::BufferConfig buffer;
   std::array<cong::WredConfig, cong::kNumPriorities> wred{};

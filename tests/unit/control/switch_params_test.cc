@@ -26,6 +26,7 @@ TEST(SwitchParamsTest, UnsetSectionKeepsThePolicyDefaults) {
   EXPECT_TRUE(p.scheduler.queues[6].strict);
   EXPECT_EQ(p.scheduler.queues[0].quantum_bytes, 9216);
   ASSERT_EQ(p.dscp.entries.size(), 2u);
+  EXPECT_FALSE(p.decrement_ttl);
 }
 
 TEST(SwitchParamsTest, FieldsMapOntoTheirParameters) {
@@ -37,6 +38,7 @@ TEST(SwitchParamsTest, FieldsMapOntoTheirParameters) {
             wred { kmin_bytes: 1000 kmax_bytes: 2000 pmax: 0.5 mark_at_dequeue: true } }
     pfc { xoff_bytes: 50000 xon_bytes: 40000 headroom_bytes: 30000 response_time_ns: 100 }
     pfc_watchdog { detection_time_ns: 1000 restoration_time_ns: 2000 }
+    decrement_ttl: true
   )"));
   // DSCP 26's row is replaced, DSCP 10's added, DSCP 48's kept.
   ASSERT_EQ(p.dscp.entries.size(), 3u);
@@ -55,6 +57,7 @@ TEST(SwitchParamsTest, FieldsMapOntoTheirParameters) {
   EXPECT_EQ(p.headroom.peer_response_time, Time::FromNs(100));
   EXPECT_EQ(p.watchdog.detection_time, Time::FromNs(1000));
   EXPECT_EQ(p.watchdog.restoration_time, Time::FromNs(2000));
+  EXPECT_TRUE(p.decrement_ttl);
 }
 
 TEST(SwitchParamsTest, TierOverrideReplacesOnlyItsFieldsForItsTier) {
@@ -71,6 +74,21 @@ TEST(SwitchParamsTest, TierOverrideReplacesOnlyItsFieldsForItsTier) {
   EXPECT_EQ(f.tier_switch_params[1]->buffer.priorities[3].pfc.xoff_bytes, 50000);
   EXPECT_FALSE(f.tier_switch_params[2].has_value());
   EXPECT_FALSE(f.tier_switch_params[3].has_value());
+}
+
+TEST(SwitchParamsTest, TierOverrideInheritsDecrementTtlUnlessItSetsIt) {
+  dp::FabricParams f;
+  ApplySwitchSection(Parse(R"(
+    decrement_ttl: true
+    tier_override { tier: EDGE config { buffer_bytes: 1000000 } }
+    tier_override { tier: CORE config { decrement_ttl: false } }
+  )"),
+                     &f);
+  EXPECT_TRUE(f.switch_params.decrement_ttl);
+  ASSERT_TRUE(f.tier_switch_params[1].has_value());
+  EXPECT_TRUE(f.tier_switch_params[1]->decrement_ttl);
+  ASSERT_TRUE(f.tier_switch_params[3].has_value());
+  EXPECT_FALSE(f.tier_switch_params[3]->decrement_ttl);
 }
 
 }  // namespace
