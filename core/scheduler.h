@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/clock.h"
+#include "core/event_queue.h"
 #include "core/units.h"
 
 namespace fe {
@@ -34,9 +35,9 @@ class Scheduler {
     At(Now() + delay, handler, arg);
   }
 
-  bool empty() const { return heap_.empty(); }
-  size_t pending() const { return heap_.size(); }
-  Time NextEventTime() const { return heap_.empty() ? Time::Infinite() : heap_.front().at; }
+  bool empty() const { return queue_.empty(); }
+  size_t pending() const { return queue_.size(); }
+  Time NextEventTime() const { return queue_.empty() ? Time::Infinite() : queue_.top().at; }
   uint64_t events_run() const { return events_run_; }
 
   // Software mode: runs events in order until none is left, the next is after `until`, or
@@ -49,8 +50,8 @@ class Scheduler {
   template <typename BeforeEach>
   uint64_t RunUntilObserved(Time until, BeforeEach&& before_each) {
     uint64_t n = 0;
-    while (!heap_.empty() && heap_.front().at <= until) {
-      before_each(heap_.front().at);
+    while (!queue_.empty() && queue_.top().at <= until) {
+      before_each(queue_.top().at);
       RunOne();
       ++n;
     }
@@ -63,19 +64,7 @@ class Scheduler {
   }
 
  private:
-  struct Event {
-    Time at;
-    uint64_t seq;
-    EventHandler* handler;
-    uint64_t arg;
-    bool Before(const Event& o) const { return at < o.at || (at == o.at && seq < o.seq); }
-  };
-  void SiftUp(size_t i);
-  void SiftDown(size_t i);
-  Event PopFront();
-
-  // A 4-ary heap: half the depth of a binary heap, and a node's children share a cache line.
-  std::vector<Event> heap_;
+  EventQueue queue_;
   uint64_t next_seq_ = 0;
   uint64_t events_run_ = 0;
   VirtualClock clock_;
