@@ -6,8 +6,14 @@
 namespace fe::control {
 
 RateSampler::RateSampler(Scheduler* sched, const dp::MessageTable* messages,
-                         dp::CongestionControl cc, Rate line_rate, Time interval)
-    : sched_(sched), messages_(messages), cc_(cc), line_rate_(line_rate), interval_(interval) {}
+                         dp::CongestionControl cc, Rate line_rate, Time interval,
+                         const cong::DcqcnConfig* dcqcn)
+    : sched_(sched),
+      messages_(messages),
+      cc_(cc),
+      line_rate_(line_rate),
+      interval_(interval),
+      dcqcn_(dcqcn) {}
 
 void RateSampler::Start() { sched_->After(interval_, this); }
 
@@ -21,7 +27,12 @@ void RateSampler::OnEvent(uint64_t /*arg*/) {
     // A message starting at this very instant may not have run its start event yet: its
     // rate state is only defined once it has, so it is sampled from the next interval on.
     if (m.spec.start >= now) continue;
-    const Rate rate = cc_ == dp::CongestionControl::kDcqcn ? m.dcqcn.current_rate : line_rate_;
+    Rate rate = line_rate_;
+    if (cc_ == dp::CongestionControl::kDcqcn) {
+      cong::DcqcnState state = m.dcqcn;
+      if (dcqcn_ != nullptr) cong::OnTimer(*dcqcn_, state, now);
+      rate = state.current_rate;
+    }
     samples_.push_back(RateSample{now, id, rate});
   }
   if (pending) sched_->After(interval_, this);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "congestion/dcqcn.h"
 #include "core/scheduler.h"
 #include "core/units.h"
 #include "dataplane/message.h"
@@ -26,9 +27,11 @@ struct RateSample {
 class RateSampler final : public EventHandler {
  public:
   // A QP's rate under `cc`: kDcqcn, its DCQCN current rate R_C; kNone, line_rate (nothing
-  // throttles it). messages must outlive the sampler.
+  // throttles it). The NIC advances a waiting QP's DCQCN state lazily, so with `dcqcn` given
+  // the sampler replays the increases due by the sample time on a copy, as the NIC would when
+  // it next looks. messages (and dcqcn) must outlive the sampler.
   RateSampler(Scheduler* sched, const dp::MessageTable* messages, dp::CongestionControl cc,
-              Rate line_rate, Time interval);
+              Rate line_rate, Time interval, const cong::DcqcnConfig* dcqcn = nullptr);
 
   // Schedules the first sample one interval from now.
   void Start();
@@ -42,6 +45,7 @@ class RateSampler final : public EventHandler {
   dp::CongestionControl cc_;
   Rate line_rate_;
   Time interval_;
+  const cong::DcqcnConfig* dcqcn_;
   std::vector<RateSample> samples_;
 };
 

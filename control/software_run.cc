@@ -40,9 +40,9 @@ StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
   if (scenario.run().rate_sample_interval_ns() > 0) {
     StatusOr<dp::NicParams> nic = BuildNicParams(scenario.nic());
     if (!nic.ok()) return nic.status();
-    r.rates =
-        std::make_unique<RateSampler>(&e.sched, &e.fabric->messages(), nic->cc, e.host_link_rate,
-                                      TimeFromNs(scenario.run().rate_sample_interval_ns()));
+    r.rates = std::make_unique<RateSampler>(
+        &e.sched, &e.fabric->messages(), nic->cc, e.host_link_rate,
+        TimeFromNs(scenario.run().rate_sample_interval_ns()), &e.fabric->nic(0).config().dcqcn);
     r.rates->Start();
   }
 
