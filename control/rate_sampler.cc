@@ -7,13 +7,13 @@ namespace fe::control {
 
 RateSampler::RateSampler(Scheduler* sched, const dp::MessageTable* messages,
                          dp::CongestionControl cc, Rate line_rate, Time interval,
-                         const cong::DcqcnConfig* dcqcn)
+                         RateSources sources)
     : sched_(sched),
       messages_(messages),
       cc_(cc),
       line_rate_(line_rate),
       interval_(interval),
-      dcqcn_(dcqcn) {}
+      sources_(sources) {}
 
 void RateSampler::Start() { sched_->After(interval_, this); }
 
@@ -30,8 +30,10 @@ void RateSampler::OnEvent(uint64_t /*arg*/) {
     Rate rate = line_rate_;
     if (cc_ == dp::CongestionControl::kDcqcn) {
       cong::DcqcnState state = m.dcqcn;
-      if (dcqcn_ != nullptr) cong::OnTimer(*dcqcn_, state, now);
+      if (sources_.dcqcn != nullptr) cong::OnTimer(*sources_.dcqcn, state, now);
       rate = state.current_rate;
+    } else if (cc_ == dp::CongestionControl::kHpcc && sources_.hpcc != nullptr) {
+      rate = (*sources_.hpcc)[id].state.rate;
     }
     samples_.push_back(RateSample{now, id, rate});
   }

@@ -24,14 +24,22 @@ struct RateSample {
   Rate rate;
 };
 
+// Where a sampler finds the rates that are not in the message table. The NIC advances a
+// waiting QP's DCQCN state lazily, so with `dcqcn` given the sampler replays the increases due by
+// the sample time on a copy, as the NIC would when it next looks; HPCC keeps its rates in the
+// fabric's table.
+struct RateSources {
+  const cong::DcqcnConfig* dcqcn = nullptr;
+  const dp::HpccTable* hpcc = nullptr;
+};
+
 class RateSampler final : public EventHandler {
  public:
-  // A QP's rate under `cc`: kDcqcn, its DCQCN current rate R_C; kNone, line_rate (nothing
-  // throttles it). The NIC advances a waiting QP's DCQCN state lazily, so with `dcqcn` given
-  // the sampler replays the increases due by the sample time on a copy, as the NIC would when
-  // it next looks. messages (and dcqcn) must outlive the sampler.
+  // A QP's rate under `cc`: kDcqcn, its DCQCN current rate R_C; kHpcc, its HPCC rate W / T
+  // (from sources.hpcc); kNone, line_rate (nothing throttles it). messages and the sources
+  // must outlive the sampler.
   RateSampler(Scheduler* sched, const dp::MessageTable* messages, dp::CongestionControl cc,
-              Rate line_rate, Time interval, const cong::DcqcnConfig* dcqcn = nullptr);
+              Rate line_rate, Time interval, RateSources sources = {});
 
   // Schedules the first sample one interval from now.
   void Start();
@@ -45,7 +53,7 @@ class RateSampler final : public EventHandler {
   dp::CongestionControl cc_;
   Rate line_rate_;
   Time interval_;
-  const cong::DcqcnConfig* dcqcn_;
+  RateSources sources_;
   std::vector<RateSample> samples_;
 };
 

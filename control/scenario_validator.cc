@@ -322,10 +322,6 @@ class Validator {
     if (!std::isfinite(v) || (v != 0 && v < 1)) {
       out_.Add(s, fabric_emu::Run::kRateSampleIntervalNsFieldNumber,
                "must be 0 (off) or >= 1, got " + Num(v));
-    } else if (v != 0 && scenario_.nic().cc().has_hpcc()) {
-      // The sampler reads the DCQCN rate kept with each message; HPCC keeps its rate elsewhere.
-      out_.Add(s, fabric_emu::Run::kRateSampleIntervalNsFieldNumber,
-               "rate samples are not available with nic.cc.hpcc yet; use dcqcn or none");
     }
   }
 

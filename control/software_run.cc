@@ -42,7 +42,8 @@ StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
     if (!nic.ok()) return nic.status();
     r.rates = std::make_unique<RateSampler>(
         &e.sched, &e.fabric->messages(), nic->cc, e.host_link_rate,
-        TimeFromNs(scenario.run().rate_sample_interval_ns()), &e.fabric->nic(0).config().dcqcn);
+        TimeFromNs(scenario.run().rate_sample_interval_ns()),
+        RateSources{&e.fabric->nic(0).config().dcqcn, &e.fabric->hpcc()});
     r.rates->Start();
   }
 

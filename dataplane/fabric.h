@@ -87,6 +87,8 @@ class Fabric {
   EgressPort& AttachExternal(uint32_t host, PacketReceiver* receiver);
 
   const MessageTable& messages() const { return messages_; }
+  // Per-message HPCC state, by message id; empty unless the NICs run HPCC.
+  const HpccTable& hpcc() const { return hpcc_; }
   const topo::Graph& graph() const { return graph_; }
   Nic& nic(uint32_t host) { return *nics_[host]; }
   const Switch& switch_at(size_t i) const { return *switches_[i]; }

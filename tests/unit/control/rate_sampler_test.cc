@@ -90,11 +90,43 @@ TEST(RateSamplerTest, ScenarioIntervalIsZeroOrAtLeastOneNanosecond) {
             "r.textproto:3: run.rate_sample_interval_ns: must be 0 (off) or >= 1, got 0.5");
   EXPECT_FALSE(
       LoadScenarioText(head + "run { rate_sample_interval_ns: -1000 }", "r.textproto").ok());
-  // Until the sampler reads HPCC's rates, it refuses rather than writing line rates.
-  EXPECT_FALSE(
+  EXPECT_TRUE(
       LoadScenarioText(head + "nic { cc { hpcc {} } } run { rate_sample_interval_ns: 1000 }",
                        "r.textproto")
           .ok());
+}
+
+TEST(RateSamplerTest, UnderHpccAFlowRunsAtItsWindowRate) {
+  Scheduler sched;
+  dp::MessageTable messages = {Message(Time::Zero(), Time::Infinite(), Rate::FromGbps(1))};
+  dp::HpccTable hpcc(1);
+  hpcc[0].state.rate = Rate::FromGbps(37);
+  RateSampler sampler(&sched, &messages, dp::CongestionControl::kHpcc, Rate::FromGbps(100),
+                      Time::FromUs(1), RateSources{nullptr, &hpcc});
+  sampler.Start();
+  sched.RunUntil(Time::FromUs(2));
+  ASSERT_EQ(sampler.samples().size(), 2u);
+  for (const RateSample& s : sampler.samples()) EXPECT_EQ(s.rate, Rate::FromGbps(37));
+}
+
+TEST(RateSamplerTest, DcqcnSamplesIncludeIncreasesTheNicHasNotAppliedYet) {
+  // A QP cut to 50 Gb/s at t = 0 (target 100 Gb/s) whose state was last advanced then: by
+  // 60 us the paper preset's 55 us timer has expired once, a fast-recovery step to
+  // (50 + 100) / 2 = 75 Gb/s, which the sample must show though the table still says 50.
+  auto config = cong::Compile(cong::DcqcnParams::Sigcomm2015());
+  ASSERT_TRUE(config.ok());
+  cong::DcqcnState state = cong::InitialState(*config);
+  cong::OnCnp(*config, state, Time::Zero());
+  ASSERT_EQ(state.current_rate, Rate::FromGbps(50));
+  Scheduler sched;
+  dp::MessageTable messages = {Message(Time::Zero(), Time::Infinite(), Rate::FromGbps(50))};
+  messages[0].dcqcn = state;
+  RateSampler sampler(&sched, &messages, dp::CongestionControl::kDcqcn, Rate::FromGbps(100),
+                      Time::FromUs(60), RateSources{&*config, nullptr});
+  sampler.Start();
+  sched.RunUntil(Time::FromUs(60));
+  ASSERT_EQ(sampler.samples().size(), 1u);
+  EXPECT_EQ(sampler.samples()[0].rate, Rate::FromGbps(75));
 }
 
 }  // namespace
