@@ -134,18 +134,18 @@ std::string SummaryJson(const fabric_emu::Scenario& scenario, uint64_t seed,
     buckets.push_back(o);
   }
   j["slowdown_by_size"] = buckets;
-  j["bytes_sent"] = t.payload_bytes_sent;
-  j["bytes_delivered"] = t.payload_bytes_received;
-  j["packets_sent"] = t.data_packets_sent;
-  j["packets_delivered"] = t.data_packets_received;
-  j["acks_sent"] = t.acks_sent;
+  j["bytes_sent"] = t.nics.payload_bytes_sent;
+  j["bytes_delivered"] = t.nics.payload_bytes_received;
+  j["packets_sent"] = t.nics.data_packets_sent;
+  j["packets_delivered"] = t.nics.data_packets_received;
+  j["acks_sent"] = t.nics.acks_sent;
   // Retransmitted packets and bytes are inside packets_sent and bytes_sent: sent = delivered +
   // dropped + discarded at the receiver (past a gap or duplicate) counts each transmission.
-  j["retransmissions"] = Json{{"packets", t.retransmitted_packets},
-                              {"payload_bytes", t.retransmitted_bytes},
-                              {"timeouts", t.retransmit_timeouts},
-                              {"naks", t.naks_sent}};
-  j["cnps"] = Json{{"sent", t.cnps_sent}, {"received", t.cnps_received}};
+  j["retransmissions"] = Json{{"packets", t.nics.retransmitted_packets},
+                              {"payload_bytes", t.nics.retransmitted_bytes},
+                              {"timeouts", t.nics.retransmit_timeouts},
+                              {"naks", t.nics.naks_sent}};
+  j["cnps"] = Json{{"sent", t.nics.cnps_sent}, {"received", t.nics.cnps_received}};
   j["packet_hops"] = t.packet_hops;
   j["wire_bytes"] = t.wire_bytes;
   Json by_reason = Json::object();
@@ -197,7 +197,7 @@ std::string HumanSummary(const fabric_emu::Scenario& scenario, uint64_t seed,
       "  simulated %.3f us in %.3f s wall: %llu packet-hops, %.2f M packet-hops/s\n",
       scenario.name().c_str(), static_cast<unsigned long long>(seed), e.graph.num_hosts(),
       e.graph.num_switches(), static_cast<unsigned long long>(flows.flows_completed),
-      e.fabric->messages().size(), static_cast<unsigned long long>(t.payload_bytes_received),
+      e.fabric->messages().size(), static_cast<unsigned long long>(t.nics.payload_bytes_received),
       static_cast<unsigned long long>(t.drops.total_packets()), Ns(flows.fct.p50) / 1000,
       Ns(flows.fct.p99) / 1000, Ns(flows.fct.max) / 1000, flows.slowdown.p50, flows.slowdown.p99,
       Ns(run.simulated_time) / 1000, run.wall_time_s,

@@ -88,7 +88,7 @@ std::string ServeSummaryJson(const ServeReport& r) {
   j["messages_delivered"] = r.messages_delivered;
   j["messages_left_out"] = r.messages_left_out;
   j["packet_hops"] = r.fabric.packet_hops;
-  j["alloc_failures"] = r.fabric.alloc_failures;
+  j["alloc_failures"] = r.fabric.nics.alloc_failures;
   j["fabric_drops"] = Drops(r.fabric.drops);
   j["mbufs_freed_at_teardown"] = r.mbufs_freed_at_teardown;
   j["mbufs_in_use_at_exit"] = r.fabric_pool_in_use + r.rx_pool_in_use;

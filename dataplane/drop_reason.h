@@ -61,6 +61,12 @@ struct DropCounters {
     ++packets[static_cast<size_t>(r)];
     bytes[static_cast<size_t>(r)] += frame_bytes;
   }
+  void Add(const DropCounters& o) {
+    for (size_t i = 0; i < packets.size(); ++i) {
+      packets[i] += o.packets[i];
+      bytes[i] += o.bytes[i];
+    }
+  }
   uint64_t total_packets() const {
     uint64_t t = 0;
     for (uint64_t p : packets) t += p;

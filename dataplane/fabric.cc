@@ -195,29 +195,9 @@ FabricTotals Fabric::Totals() const {
     t.packet_hops += p.counters().tx_packets;
     t.wire_bytes += p.counters().tx_wire_bytes;
   }
-  auto add_drops = [&t](const DropCounters& d) {
-    for (size_t i = 0; i < d.packets.size(); ++i) {
-      t.drops.packets[i] += d.packets[i];
-      t.drops.bytes[i] += d.bytes[i];
-    }
-  };
-  for (const auto& s : switches_) add_drops(s->counters().drops);
-  for (const auto& n : nics_) {
-    const NicCounters& c = n->counters();
-    t.data_packets_sent += c.data_packets_sent;
-    t.data_packets_received += c.data_packets_received;
-    t.payload_bytes_sent += c.payload_bytes_sent;
-    t.payload_bytes_received += c.payload_bytes_received;
-    t.acks_sent += c.acks_sent;
-    t.retransmitted_packets += c.retransmitted_packets;
-    t.retransmitted_bytes += c.retransmitted_bytes;
-    t.retransmit_timeouts += c.retransmit_timeouts;
-    t.naks_sent += c.naks_sent;
-    t.cnps_sent += c.cnps_sent;
-    t.cnps_received += c.cnps_received;
-    t.alloc_failures += c.alloc_failures;
-    add_drops(c.drops);
-  }
+  for (const auto& s : switches_) t.drops.Add(s->counters().drops);
+  for (const auto& n : nics_) t.nics.Add(n->counters());
+  t.drops.Add(t.nics.drops);
   return t;
 }
 

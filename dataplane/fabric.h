@@ -44,19 +44,8 @@ struct FabricParams {
 struct FabricTotals {
   uint64_t packet_hops = 0;  // frames that crossed one link, data and control alike
   uint64_t wire_bytes = 0;
-  uint64_t data_packets_sent = 0;
-  uint64_t data_packets_received = 0;
-  uint64_t payload_bytes_sent = 0;
-  uint64_t payload_bytes_received = 0;
-  uint64_t acks_sent = 0;
-  uint64_t retransmitted_packets = 0;  // included in data_packets_sent
-  uint64_t retransmitted_bytes = 0;    // payload, included in payload_bytes_sent
-  uint64_t retransmit_timeouts = 0;
-  uint64_t naks_sent = 0;
-  uint64_t cnps_sent = 0;
-  uint64_t cnps_received = 0;
-  uint64_t alloc_failures = 0;
-  DropCounters drops;
+  NicCounters nics;    // every NIC's counters summed
+  DropCounters drops;  // every switch's and NIC's drops
 };
 
 // HPCC's base RTT T of the path from src_host to dst_host (the route table's first next hop at

@@ -14,6 +14,27 @@
 
 namespace fe::dp {
 
+void NicCounters::Add(const NicCounters& o) {
+  data_packets_sent += o.data_packets_sent;
+  data_packets_received += o.data_packets_received;
+  payload_bytes_sent += o.payload_bytes_sent;
+  payload_bytes_received += o.payload_bytes_received;
+  retransmitted_packets += o.retransmitted_packets;
+  retransmitted_bytes += o.retransmitted_bytes;
+  retransmit_timeouts += o.retransmit_timeouts;
+  acks_sent += o.acks_sent;
+  acks_received += o.acks_received;
+  naks_sent += o.naks_sent;
+  naks_received += o.naks_received;
+  cnps_sent += o.cnps_sent;
+  cnps_received += o.cnps_received;
+  ce_marked_received += o.ce_marked_received;
+  out_of_sequence += o.out_of_sequence;
+  duplicates += o.duplicates;
+  alloc_failures += o.alloc_failures;
+  drops.Add(o.drops);
+}
+
 namespace {
 
 constexpr uint8_t kDscpAck = 26;  // ACKs ride the data class, as RoCE NICs send them

@@ -108,6 +108,9 @@ struct NicCounters {
   uint64_t duplicates = 0;          // data packets already delivered, discarded and re-ACKed
   uint64_t alloc_failures = 0;      // the packet pool was empty when a packet was due
   DropCounters drops;
+
+  // Sums another NIC's counters into these (fabric totals).
+  void Add(const NicCounters& o);
 };
 
 class Nic final : public PacketReceiver, public PacketSource, public EventHandler {

@@ -339,8 +339,8 @@ TEST(DcqcnFabricTest, CnpStormNeverPushesARateBelowTheMinimum) {
   rates.Start();
   d->sched.RunUntil(Time::FromUs(2000));
   const dp::FabricTotals t = d->fabric->Totals();
-  RecordProperty("cnps_received", static_cast<int>(t.cnps_received));
-  EXPECT_GT(t.cnps_received, 1000u);
+  RecordProperty("cnps_received", static_cast<int>(t.nics.cnps_received));
+  EXPECT_GT(t.nics.cnps_received, 1000u);
   uint64_t at_floor = 0;
   for (const control::RateSample& s : rates.samples()) {
     ASSERT_GE(s.rate, dcqcn.min_rate) << "flow " << s.flow << " at " << s.at.ps() << " ps";

@@ -91,7 +91,7 @@ TEST(FabricTest, SameEdgeFlowCrossesTwoLinks) {
   const MessageState& m = w->fabric->messages()[0];
   EXPECT_EQ((m.delivered_at - spec.start).ps(), AnalyticFct(64 * 1024, 1024, 2, rate, delay).ps());
   // ACK every 4th packet: 64 packets -> 16 ACKs.
-  EXPECT_EQ(w->fabric->Totals().acks_sent, 16u);
+  EXPECT_EQ(w->fabric->Totals().nics.acks_sent, 16u);
 }
 
 TEST(FabricTest, RejectsMessagesBetweenUnknownHosts) {

@@ -83,7 +83,7 @@ TEST(IncastTest, LossyConservesEveryPacketAndRecoversTheDrops) {
   EXPECT_EQ(data_sent, data_received + drops);
   // Go-back-N recovers everything.
   EXPECT_EQ(f.messages_delivered(), 8u);
-  EXPECT_EQ(f.Totals().payload_bytes_received, 8 * kMessageBytes);
+  EXPECT_EQ(f.Totals().nics.payload_bytes_received, 8 * kMessageBytes);
   EXPECT_EQ(f.mbufs_in_use(), 0u);
 }
 
