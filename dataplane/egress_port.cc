@@ -29,7 +29,6 @@ void EgressPort::NoteQueueChange(int q, Time now) {
 
 void EgressPort::Enqueue(rte_mbuf* m, uint8_t queue, uint16_t tag) {
   const Time now = sched_->Now();
-  Meta(m).enqueue_time = now;
   const uint32_t frame_bytes = FrameBytes(m);
   NoteQueueChange(queue, now);
   queues_[queue].push(Queued{m, frame_bytes, tag, CollectsInt(m)});

@@ -12,7 +12,7 @@ namespace {
 constexpr uint8_t kCollect = kIntCollectFlag;
 constexpr uint8_t kCountMask = 0x07;
 constexpr uint32_t kRecordBytes = 9;
-static_assert(1 + kMaxStampedHops * kRecordBytes <= sizeof(PacketMeta::reserved));
+static_assert(1 + kMaxStampedHops * kRecordBytes <= sizeof(PacketMeta::int_stack));
 
 constexpr uint64_t kTsMask = (uint64_t{1} << 24) - 1;
 constexpr uint64_t kTxMask = (uint64_t{1} << 20) - 1;
@@ -39,10 +39,10 @@ StampedHop Load(const uint8_t* p) {
 
 }  // namespace
 
-void InitIntStack(rte_mbuf* m, bool collect) { Meta(m).reserved[0] = collect ? kCollect : 0; }
+void InitIntStack(rte_mbuf* m, bool collect) { Meta(m).int_stack[0] = collect ? kCollect : 0; }
 
 void StampInt(rte_mbuf* m, const cong::IntHop& hop) {
-  uint8_t* stack = Meta(m).reserved;
+  uint8_t* stack = Meta(m).int_stack;
   if ((stack[0] & kCollect) == 0) return;
   const uint32_t n = stack[0] & kCountMask;
   if (n >= kMaxStampedHops) return;
@@ -57,12 +57,12 @@ void StampInt(rte_mbuf* m, const cong::IntHop& hop) {
 }
 
 void CopyIntStack(const rte_mbuf* from, rte_mbuf* to) {
-  std::memcpy(Meta(to).reserved, Meta(from).reserved, 1 + kMaxStampedHops * kRecordBytes);
-  Meta(to).reserved[0] &= static_cast<uint8_t>(~kCollect);
+  std::memcpy(Meta(to).int_stack, Meta(from).int_stack, 1 + kMaxStampedHops * kRecordBytes);
+  Meta(to).int_stack[0] &= static_cast<uint8_t>(~kCollect);
 }
 
 uint32_t ReadIntStack(const rte_mbuf* m, std::span<StampedHop, kMaxStampedHops> out) {
-  const uint8_t* stack = Meta(m).reserved;
+  const uint8_t* stack = Meta(m).int_stack;
   const uint32_t n = std::min<uint32_t>(stack[0] & kCountMask, kMaxStampedHops);
   for (uint32_t i = 0; i < n; ++i) out[i] = Load(stack + 1 + i * kRecordBytes);
   return n;

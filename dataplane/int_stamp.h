@@ -1,6 +1,6 @@
 // In-band network telemetry for HPCC, carried in the mbuf's metadata rather than in the frame:
 // the emulated fabric's data packets stay byte-exact RoCEv2 while every switch egress port on the
-// path appends one hop record. The stack fits PacketMeta::reserved (48 bytes): one header byte
+// path appends one hop record. The stack fits PacketMeta::int_stack (60 bytes): one header byte
 // and up to five 9-byte records, enough for the five switch egress ports of a 3-tier fat-tree
 // path. Records use the field widths of the HPCC paper's INT header (wrapping counters), and the
 // sender expands them against the previous full record of the same hop (ExpandIntHop).
@@ -35,7 +35,7 @@ inline constexpr uint32_t kIntQueueUnitBytes = 128;
 inline constexpr uint8_t kIntCollectFlag = 0x80;
 
 // Whether m collects telemetry: one metadata byte, read where the metadata is already in cache.
-inline bool CollectsInt(const rte_mbuf* m) { return (Meta(m).reserved[0] & kIntCollectFlag) != 0; }
+inline bool CollectsInt(const rte_mbuf* m) { return (Meta(m).int_stack[0] & kIntCollectFlag) != 0; }
 
 // Marks m as collecting telemetry (a NIC's data packet under HPCC) or not, with an empty stack.
 // Every packet a NIC builds passes here: mbufs are reused and their metadata is not cleared.

@@ -17,11 +17,7 @@ namespace fe::dp {
 // Per-packet metadata in the mbuf private area; 64 bytes so the area keeps the mbuf aligned.
 struct PacketMeta {
   uint32_t virtual_bytes;  // bytes of the frame not stored in the mbuf (payload and ICRC)
-  uint16_t in_port;        // ingress port at the current switch (PFC accounting, MMU release)
-  uint8_t priority;        // traffic class, set at switch ingress from DSCP
-  uint8_t reserved0;
-  Time enqueue_time;  // when it joined its current egress queue
-  uint8_t reserved[48];
+  uint8_t int_stack[60];   // HPCC in-band telemetry collected along the path (int_stamp.h)
 };
 static_assert(sizeof(PacketMeta) == 64);
 inline constexpr uint16_t kPacketPrivBytes = sizeof(PacketMeta);
