@@ -339,8 +339,8 @@ class Validator {
       const int64_t max_k = topo::kMaxFatTreeK;
       out_.Add(ft, FatTree::kKFieldNumber,
                "must be even and in [2, " + std::to_string(max_k) + "] (" +
-                   std::to_string(max_k * max_k * max_k / 4) +
-                   " hosts at most: the route tables' limit), got " + std::to_string(k));
+                   std::to_string(max_k * max_k * max_k / 4) + " hosts at most), got " +
+                   std::to_string(k));
     }
     const bool rate_ok =
         out_.AboveUpTo(ft, FatTree::kLinkRateGbpsFieldNumber, tree.link_rate_gbps(), 0.0,

@@ -21,8 +21,8 @@
 
 namespace fe::topo {
 
-// Route tables index switches by destination host with 16-bit group ids, so a fabric may hold at
-// most 65,536 hosts: k = 64.
+// The largest fabric allowed: 65,536 hosts. Host addresses (198.18.0.0/15) would hold k = 80, but
+// nothing larger than k = 64 has been built and run.
 inline constexpr int kMaxFatTreeK = 64;
 
 struct FatTreeParams {

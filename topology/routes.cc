@@ -17,21 +17,15 @@ struct PortListHash {
   }
 };
 
-// Distinct groups of one switch while the table is built.
+// Distinct groups of one switch while the table is built, and its runs of destinations.
 struct GroupSet {
-  std::unordered_map<std::vector<uint16_t>, uint16_t, PortListHash> ids;
-  // Consecutive destinations mostly share a group (every host outside a subtree maps to the same
-  // up-ports), so the previous answer is tried before the hash map.
-  const std::vector<uint16_t>* last = nullptr;
-  uint16_t last_id = 0;
+  std::unordered_map<std::vector<uint16_t>, uint32_t, PortListHash> ids;
+  std::vector<std::pair<uint32_t, uint32_t>> runs;  // (first destination, id)
 
-  uint16_t Intern(const std::vector<uint16_t>& ports) {
-    if (last != nullptr && *last == ports) return last_id;
+  void Add(uint32_t dst, const std::vector<uint16_t>& ports) {
     auto it = ids.find(ports);
-    if (it == ids.end()) it = ids.emplace(ports, static_cast<uint16_t>(ids.size())).first;
-    last = &it->first;
-    last_id = it->second;
-    return last_id;
+    if (it == ids.end()) it = ids.emplace(ports, static_cast<uint32_t>(ids.size())).first;
+    if (runs.empty() || runs.back().second != it->second) runs.emplace_back(dst, it->second);
   }
 };
 
@@ -46,7 +40,6 @@ RouteTable RouteTable::Build(const Graph& graph) {
   const size_t num_nodes = graph.nodes().size();
   RouteTable t;
   t.num_hosts_ = static_cast<uint32_t>(graph.num_hosts());
-  assert(t.num_hosts_ <= 65536);
 
   // Peers as flat arrays: the BFS below runs once per host and must not chase link records.
   std::vector<uint32_t> adj_begin(num_nodes + 1, 0);
@@ -64,16 +57,11 @@ RouteTable RouteTable::Build(const Graph& graph) {
     }
   }
 
-  t.group_id_.assign(switches.size() * t.num_hosts_, 0);
   std::vector<GroupSet> sets(switches.size());
   std::vector<uint32_t> dist(num_nodes);
   std::vector<NodeId> queue;
   queue.reserve(num_nodes);
   std::vector<uint16_t> ports;
-  // Ids of a run of destinations, by switch: written to the table a row piece at a time rather
-  // than one id per table row, which at k = 32 costs a cache and TLB miss per id.
-  constexpr uint32_t kDstBlock = 64;
-  std::vector<uint16_t> block(switches.size() * kDstBlock);
   for (uint32_t dst = 0; dst < t.num_hosts_; ++dst) {
     // Breadth-first from the destination across switches only, since hosts do not forward.
     const NodeId dst_node = graph.hosts()[dst];
@@ -90,7 +78,6 @@ RouteTable RouteTable::Build(const Graph& graph) {
         }
       }
     }
-    const uint32_t in_block = dst % kDstBlock;
     for (uint32_t slot = 0; slot < switches.size(); ++slot) {
       const NodeId sw = switches[slot];
       ports.clear();
@@ -101,37 +88,34 @@ RouteTable RouteTable::Build(const Graph& graph) {
           }
         }
       }
-      block[slot * kDstBlock + in_block] = sets[slot].Intern(ports);
-    }
-    if (in_block + 1 == kDstBlock || dst + 1 == t.num_hosts_) {
-      const uint32_t block_start = dst - in_block;
-      for (uint32_t slot = 0; slot < switches.size(); ++slot) {
-        std::copy_n(block.begin() + slot * kDstBlock, in_block + 1,
-                    t.group_id_.begin() + static_cast<size_t>(slot) * t.num_hosts_ + block_start);
-      }
+      sets[slot].Add(dst, ports);
     }
   }
 
-  // Lay each switch's groups out in id order.
-  t.first_group_.reserve(switches.size());
+  // Lay each switch's groups out in id order, and its runs after the previous switch's.
   t.group_begin_.push_back(0);
+  t.first_run_.push_back(0);
   for (const GroupSet& set : sets) {
-    t.first_group_.push_back(static_cast<uint32_t>(t.group_begin_.size() - 1));
+    const auto first_group = static_cast<uint32_t>(t.group_begin_.size() - 1);
     std::vector<const std::vector<uint16_t>*> by_id(set.ids.size());
     for (const auto& [group, id] : set.ids) by_id[id] = &group;
     for (const std::vector<uint16_t>* group : by_id) {
       t.ports_.insert(t.ports_.end(), group->begin(), group->end());
       t.group_begin_.push_back(static_cast<uint32_t>(t.ports_.size()));
     }
+    for (const auto& [first_dst, id] : set.runs)
+      t.runs_.push_back(Run{first_dst, first_group + id});
+    t.first_run_.push_back(static_cast<uint32_t>(t.runs_.size()));
   }
   t.group_begin_.shrink_to_fit();
   t.ports_.shrink_to_fit();
+  t.runs_.shrink_to_fit();
   return t;
 }
 
 size_t RouteTable::MemoryBytes() const {
   return sizeof(*this) + switch_slot_.capacity() * sizeof(uint32_t) +
-         group_id_.capacity() * sizeof(uint16_t) + first_group_.capacity() * sizeof(uint32_t) +
+         first_run_.capacity() * sizeof(uint32_t) + runs_.capacity() * sizeof(Run) +
          group_begin_.capacity() * sizeof(uint32_t) + ports_.capacity() * sizeof(uint16_t);
 }
 

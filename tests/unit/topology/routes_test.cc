@@ -205,15 +205,22 @@ TEST(RoutesTest, HostsDoNotForwardAndUnreachableMeansEmpty) {
   EXPECT_EQ(CountShortestPaths(g, routes, 1, 2), 1u);
 }
 
-// One 16-bit group id per (switch, destination) is the floor; the distinct groups add O(k) per
-// switch against the floor's O(k^3), so at k = 16 they may add a few per cent (bound: 10%).
-// Storing port lists per pair instead would cost k/2 times the floor.
-TEST(RoutesTest, MemoryIsAboutOneGroupIdPerSwitchAndHost) {
-  const Graph g = MustBuild(16);
-  const RouteTable routes = RouteTable::Build(g);
-  const double floor_bytes = 2.0 * g.num_switches() * g.num_hosts();
-  EXPECT_GE(routes.MemoryBytes(), floor_bytes);
-  EXPECT_LE(routes.MemoryBytes(), 1.10 * floor_bytes);
+// With hosts numbered by pod and edge, a fat-tree switch's destinations fall into at most k + 1
+// runs that share a group (an edge switch: one run per down-port and the up-ports before and
+// after them; an aggregation switch: one per edge below and two; a core switch: one per pod),
+// and it has at most k/2 + 1 distinct groups of at most k/2 ports. The table must stay within
+// that, not grow with switches x hosts (2 bytes a pair would be 655 KB at k = 16).
+TEST(RoutesTest, MemoryIsTheRunsOfDestinationsNotSwitchesTimesHosts) {
+  for (const int k : {8, 16, 32}) {
+    const Graph g = MustBuild(k);
+    const RouteTable routes = RouteTable::Build(g);
+    const double per_switch = (k + 1) * 8.0                   // runs: first host, group
+                              + 4.0                           // first run
+                              + (k / 2 + 1) * 4.0             // group starts
+                              + (k / 2 + 1) * (k / 2) * 2.0;  // ports
+    const double bound = 256.0 + 4.0 * g.nodes().size() + per_switch * g.num_switches();
+    EXPECT_LE(routes.MemoryBytes(), bound) << "k = " << k;
+  }
 }
 
 }  // namespace
