@@ -100,9 +100,9 @@ StatusOr<BufferConfig> Compile(const BufferParams& params) {
 }
 
 BufferAdmission::BufferAdmission(BufferConfig config)
-    : config_(std::move(config)),
-      pgs_(static_cast<size_t>(config_.num_ports) * kNumPriorities),
-      queues_(static_cast<size_t>(config_.num_ports) * kNumPriorities) {}
+    : pgs_(static_cast<size_t>(config.num_ports) * kNumPriorities),
+      queues_(static_cast<size_t>(config.num_ports) * kNumPriorities),
+      config_(std::move(config)) {}
 
 AdmitVerdict BufferAdmission::Admit(uint16_t in_port, uint16_t out_port, uint8_t prio,
                                     uint32_t bytes) {

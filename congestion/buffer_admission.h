@@ -110,6 +110,13 @@ class BufferAdmission {
   // its XOFF threshold, kSendXon when its headroom is empty and its shared use is at or below
   // XON; kNone otherwise and always for lossy priorities. Call after Admit and Release.
   PfcAction PfcCheck(uint16_t in_port, uint8_t prio);
+  // Prefetches what Admit(in_port, out_port, prio, ...) touches.
+  void Prefetch(uint16_t in_port, uint16_t out_port, uint8_t prio) const {
+    __builtin_prefetch(this);
+    __builtin_prefetch(&config_.priorities[prio]);
+    __builtin_prefetch(&pgs_[Index(in_port, prio)]);
+    __builtin_prefetch(&queues_[Index(out_port, prio)]);
+  }
 
   const PgUsage& pg(uint16_t in_port, uint8_t prio) const { return pgs_[Index(in_port, prio)]; }
   const QueueUsage& queue(uint16_t out_port, uint8_t prio) const {
@@ -130,11 +137,13 @@ class BufferAdmission {
   }
   int64_t FreeSharedBytes() const { return config_.shared_bytes - shared_used_bytes_; }
 
-  BufferConfig config_;
+  // What every packet's admission and release touch first, in one cache line; the config's
+  // per-priority entry is the only other line.
   std::vector<PgUsage> pgs_;        // by (ingress port, priority)
   std::vector<QueueUsage> queues_;  // by (egress port, priority)
   int64_t shared_used_bytes_ = 0;
   int64_t used_bytes_ = 0;
+  BufferConfig config_;
 };
 
 }  // namespace fe::cong

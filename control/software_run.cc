@@ -55,7 +55,7 @@ StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
   for (;;) {
     const uint64_t ran = e.sched.RunUntil(stop, kEventsPerSlice);
     r.events += ran;
-    if (e.fabric->Totals().nics.alloc_failures > 0) {
+    if (e.fabric->nic_alloc_failures() > 0) {
       return Status::Error("the packet pool ran out of mbufs at simulated " +
                            std::to_string(e.sched.Now().ns()) +
                            " ns; the fabric holds more packets than it was sized for");

@@ -1,5 +1,7 @@
 #include "core/event_queue.h"
 
+#include <algorithm>
+
 namespace fe {
 
 namespace {
@@ -48,99 +50,117 @@ void EventHeap::SiftDown(size_t i) {
   v_[i] = e;
 }
 
-EventQueue::EventQueue() : buckets_(kBuckets) {}
-
-void EventQueue::Push(const Event& e) {
-  const uint64_t b = BucketOf(e.at);
-  if (size_ == 0) cursor_ = highest_ = b;  // an empty queue's window starts at its first event
-  // After a pop the cursor may already stand on a later bucket than a new event's (it moved on
-  // to the next pending event); move it back.
-  if (b < cursor_) Rewind(b);
-  ++size_;
-  if (b < cursor_ + kBuckets) {
-    PushNear(b, e);
-  } else {
-    far_.Push(e);
-  }
-}
-
-void EventQueue::Rewind(uint64_t b) {
-  // The window shrinks to [b, b + kBuckets): ring events beyond it become timers again. Rare
-  // with a cursor that moved on by a few buckets (ring events lie mostly within a link's delay);
-  // after a jump to a distant timer, the whole ring moves.
-  const uint64_t end = b + kBuckets;
-  if (highest_ >= end) {
-    for (uint64_t w = 0; w < kBuckets / 64; ++w) {
-      for (uint64_t bits = occupied_[w]; bits != 0; bits &= bits - 1) {
-        const uint64_t slot = w * 64 + static_cast<uint64_t>(__builtin_ctzll(bits));
-        const uint64_t abs = cursor_ + ((slot - cursor_) & kMask);
-        if (abs < end) continue;
-        EventHeap& bucket = buckets_[slot];
-        while (!bucket.empty()) {
-          far_.Push(bucket.Pop());
-          --near_;
-        }
-        occupied_[w] &= ~(uint64_t{1} << (slot % 64));
-      }
-    }
-    highest_ = end - 1;
-  }
-  cursor_ = b;
-}
+EventQueue::EventQueue() = default;
+EventQueue::~EventQueue() = default;
 
 Event EventQueue::Pop() {
-  const uint64_t slot = cursor_ & kMask;
-  const Event e = buckets_[slot].Pop();
-  if (buckets_[slot].empty()) occupied_[slot / 64] &= ~(uint64_t{1} << (slot % 64));
-  --near_;
+  Settle();
   --size_;
-  if (size_ > 0) Settle();
-  return e;
+  if (FromLate()) return late_.Pop();
+  return run_[run_pos_++];
 }
 
-void EventQueue::PullTimersInto(uint64_t window_end) {
-  while (!far_.empty() && BucketOf(far_.top().at) < window_end) {
-    const Event e = far_.Pop();
-    PushNear(BucketOf(e.at), e);
+EventQueue::Chunk* EventQueue::NewChunk() {
+  if (free_ == nullptr) {
+    chunks_.push_back(std::make_unique<Chunk>());
+    return chunks_.back().get();
+  }
+  Chunk* c = free_;
+  free_ = c->next;
+  return c;
+}
+
+void EventQueue::FreeChunks(Chunk* c) {
+  while (c != nullptr) {
+    Chunk* next = c->next;
+    c->next = free_;
+    free_ = c;
+    c = next;
   }
 }
 
-void EventQueue::PushNear(uint64_t b, const Event& e) {
-  const uint64_t slot = b & kMask;
-  buckets_[slot].Push(e);
-  occupied_[slot / 64] |= uint64_t{1} << (slot % 64);
-  ++near_;
-  if (b > highest_) highest_ = b;
+void EventQueue::StartChunk(int64_t b) {
+  Bucket& bucket = buckets_[b & kMask];
+  Chunk* fresh = NewChunk();
+  fresh->next = bucket.head;
+  bucket.head = fresh;
+  bucket.count = 0;
+  occupied_[(b & kMask) / 64] |= uint64_t{1} << (b % 64);
 }
 
-uint64_t EventQueue::DistanceToNextOccupied(uint64_t from) const {
-  const uint64_t start = from & kMask;
-  uint64_t word = start / 64;
+void EventQueue::PullTimersInto(int64_t window_end) {
+  while (!far_.empty() && BucketOf(far_.top().at) < window_end) {
+    const Event e = far_.Pop();
+    Append(BucketOf(e.at), e);
+  }
+}
+
+int64_t EventQueue::NextOccupied(int64_t b) const {
+  // A bitmap scan, so a sparse window (real-time mode, the end of a run) costs as little as a
+  // dense one.
+  const int64_t start = (b + 1) & kMask;
+  int64_t word = start / 64;
   uint64_t bits = occupied_[word] & (~uint64_t{0} << (start % 64));
-  for (uint64_t scanned = 0; scanned <= kBuckets / 64; ++scanned) {
+  for (int64_t scanned = 0; scanned <= kBuckets / 64; ++scanned) {
     if (bits != 0) {
-      const uint64_t slot = word * 64 + static_cast<uint64_t>(__builtin_ctzll(bits));
-      return (slot - start) & kMask;
+      const int64_t slot = word * 64 + __builtin_ctzll(bits);
+      return b + 1 + ((slot - start) & kMask);
     }
     word = (word + 1) % (kBuckets / 64);
     bits = occupied_[word];
   }
-  return kBuckets;  // not reached while near_ > 0
+  return b + kBuckets;  // not reached while near_ > 0
 }
 
-void EventQueue::Settle() {
-  if (near_ == 0) {
-    // Nothing near: jump the window to the earliest timer.
-    cursor_ = BucketOf(far_.top().at);
-    PullTimersInto(cursor_ + kBuckets);
-    return;
-  }
-  // Timers entering the window as it slides lie beyond its old end, so after the nearest
-  // ring event: pulling them in once the cursor has moved keeps the order.
-  const uint64_t d = DistanceToNextOccupied(cursor_);
-  if (d == 0) return;
-  cursor_ += d;
+void EventQueue::NextRun() {
+  // Timers lie at or beyond the window's end, so after every bucket in it: with buckets
+  // occupied the next run is one of them, otherwise the window jumps to the earliest timer.
+  cursor_ = near_ > 0 ? NextOccupied(cursor_) : BucketOf(far_.top().at);
   PullTimersInto(cursor_ + kBuckets);
+  FreeChunks(run_chunk_);
+  Bucket& bucket = buckets_[cursor_ & kMask];
+  if (bucket.head->next == nullptr) {
+    run_chunk_ = bucket.head;
+    run_ = run_chunk_->events.data();
+    run_len_ = bucket.count;
+  } else {
+    run_chunk_ = nullptr;
+    spill_.assign(bucket.head->events.begin(), bucket.head->events.begin() + bucket.count);
+    for (Chunk* c = bucket.head->next; c != nullptr; c = c->next) {
+      spill_.insert(spill_.end(), c->events.begin(), c->events.end());
+    }
+    FreeChunks(bucket.head);
+    run_ = spill_.data();
+    run_len_ = spill_.size();
+  }
+  run_pos_ = 0;
+  bucket = Bucket{};
+  occupied_[(cursor_ & kMask) / 64] &= ~(uint64_t{1} << (cursor_ % 64));
+  near_ -= run_len_;
+  SortRun();
+  // The next bucket's events were written long ago (a link delay): fetch them while this run
+  // is worked through, so sorting them does not wait on every line.
+  if (near_ > 0) {
+    const Bucket& next = buckets_[NextOccupied(cursor_) & kMask];
+    const char* first = reinterpret_cast<const char*>(next.head->events.data());
+    for (size_t off = 0; off < next.count * sizeof(Event); off += 64)
+      __builtin_prefetch(first + off);
+  }
+}
+
+void EventQueue::SortRun() {
+  const auto before = [](const Event& a, const Event& b) { return a.Before(b); };
+  // A bucket crowded by something other than a fabric's traffic (a test, many timers at once)
+  // gets a sort whose worst case is not quadratic.
+  if (run_len_ > 256) return std::sort(run_, run_ + run_len_, before);
+  // Events reach a bucket mostly in time order (a push time plus a near-constant delay), so an
+  // insertion sort does about one pass.
+  for (size_t i = 1; i < run_len_; ++i) {
+    const Event e = run_[i];
+    size_t j = i;
+    for (; j > 0 && e.Before(run_[j - 1]); --j) run_[j] = run_[j - 1];
+    run_[j] = e;
+  }
 }
 
 }  // namespace fe

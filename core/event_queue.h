@@ -1,13 +1,16 @@
-// The scheduler's pending events, in (time, insertion order). Near events (within a window of a
-// few microseconds, where a fabric's link arrivals and transmissions fall) sit in a ring of
-// nanosecond buckets, each a small heap; later ones (timers) wait in a 4-ary heap and move into
-// the ring as the window reaches them. Pushing or popping a near event then costs a few
-// comparisons in a small heap instead of a walk down one large heap.
+// The scheduler's pending events, in (time, insertion order): a calendar queue. Near events
+// (within a window of a few microseconds, where a fabric's link arrivals and transmissions fall)
+// are appended unsorted to the bucket of their 8 ns slice of time; when the earliest bucket is
+// reached it is sorted once into a run that is then read in order. Later events (timers) wait in
+// a 4-ary heap and move into the buckets as the window reaches them. Pushing costs an append to
+// a bucket that is hot in cache, popping a read of the next array slot, and the events to come
+// are known several steps ahead, so the scheduler can prefetch what they will touch.
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "core/units.h"
@@ -43,37 +46,111 @@ class EventHeap {
 class EventQueue {
  public:
   EventQueue();
+  EventQueue(const EventQueue&) = delete;
+  EventQueue& operator=(const EventQueue&) = delete;
+  ~EventQueue();
+
   bool empty() const { return size_ == 0; }
   size_t size() const { return size_; }
   // The earliest event; the queue must not be empty.
-  const Event& top() const { return buckets_[cursor_ & kMask].top(); }
-  // e.at must not be earlier than the last popped event's time.
-  void Push(const Event& e);
+  const Event& top() {
+    Settle();
+    return FromLate() ? late_.top() : run_[run_pos_];
+  }
+  // e.at must not be earlier than the last popped event's time. Inline: it is most of the cost
+  // of scheduling an event, and the event's fields then go straight into their slot.
+  void Push(const Event& e) {
+    const int64_t b = BucketOf(e.at);
+    // An empty queue's window starts at its first event.
+    if (size_ == 0) cursor_ = b - 1;
+    ++size_;
+    if (b > cursor_ && b < cursor_ + kBuckets) {
+      Append(b, e);
+    } else if (b <= cursor_) {
+      late_.Push(e);
+    } else {
+      far_.Push(e);
+    }
+  }
   // Removes the earliest event; the queue must not be empty.
   Event Pop();
+  // The event k places behind the next in the sorted bucket being popped (k = 0: the next
+  // itself), or nullptr when the bucket holds no such event. Only for prefetching: an event
+  // pushed since the bucket was sorted may come before it.
+  const Event* PeekAhead(size_t k) const {
+    return run_pos_ + k < run_len_ ? &run_[run_pos_ + k] : nullptr;
+  }
 
  private:
-  static constexpr int kBucketShift = 10;     // 1.024 ns per bucket
-  static constexpr uint64_t kBuckets = 4096;  // a 4.2 us window
-  static constexpr uint64_t kMask = kBuckets - 1;
-  static uint64_t BucketOf(Time t) { return static_cast<uint64_t>(t.ps()) >> kBucketShift; }
-  // Moves the cursor to the bucket holding the earliest event, pulling in timers that enter the
-  // window on the way.
-  void Settle();
-  void PullTimersInto(uint64_t window_end);
-  void Rewind(uint64_t b);
-  void PushNear(uint64_t b, const Event& e);
-  // Ring slots from `from` on (circularly) to the first non-empty one: a bitmap scan, so a
-  // sparse ring (real-time mode, the end of a run) costs as little as a dense one.
-  uint64_t DistanceToNextOccupied(uint64_t from) const;
+  static constexpr int kBucketShift = 13;   // 8.192 ns per bucket
+  static constexpr int64_t kBuckets = 512;  // a 4.2 us window
+  static constexpr int64_t kMask = kBuckets - 1;
+  static constexpr size_t kChunkEvents = 63;  // a chunk fills 2 KB
+  struct Chunk {
+    std::array<Event, kChunkEvents> events;
+    Chunk* next;
+  };
+  // The chunk being filled (its count here, so an append touches only the slot it writes) and
+  // the full ones behind it.
+  struct Bucket {
+    Chunk* head = nullptr;
+    uint32_t count = 0;
+  };
+  static int64_t BucketOf(Time t) { return t.ps() >> kBucketShift; }
 
-  std::vector<EventHeap> buckets_;
+  bool RunDone() const { return run_pos_ == run_len_; }
+  // The earliest event is in late_ rather than the run (after Settle).
+  bool FromLate() const {
+    return !late_.empty() && (RunDone() || late_.top().Before(run_[run_pos_]));
+  }
+  // Once the run and late_ are spent: moves the cursor to the next bucket holding events,
+  // pulling in timers that enter the window on the way, and sorts that bucket into the run.
+  void Settle() {
+    if (RunDone() && late_.empty()) NextRun();
+  }
+  void NextRun();
+  void SortRun();
+  void PullTimersInto(int64_t window_end);
+  void Append(int64_t b, const Event& e) {
+    Bucket& bucket = buckets_[b & kMask];
+    if (bucket.head == nullptr || bucket.count == kChunkEvents) [[unlikely]] {
+      StartChunk(b);
+    }
+    Event* slot = &bucket.head->events[bucket.count++];
+    // Field by field: a copy of the whole event would read it back as one wide load from the
+    // narrower stores that built it, which the store buffer cannot forward (a stall per event).
+    slot->at = e.at;
+    slot->seq = e.seq;
+    slot->handler = e.handler;
+    slot->arg = e.arg;
+    // The bucket's next slots are written soon: ask for their line now, not at the write.
+    __builtin_prefetch(slot + 2, 1);
+    ++near_;
+  }
+  // Puts a fresh chunk at the head of bucket b.
+  void StartChunk(int64_t b);
+  Chunk* NewChunk();
+  void FreeChunks(Chunk* c);
+  // The first bucket after `b` (within the window) that holds events.
+  int64_t NextOccupied(int64_t b) const;
+
+  // cursor_'s events, sorted, in place in their chunk when they fit in one (run_chunk_, freed
+  // with the next run), else gathered into spill_; run_pos_ is the next one to pop.
+  Event* run_ = nullptr;
+  size_t run_len_ = 0;
+  size_t run_pos_ = 0;
+  Chunk* run_chunk_ = nullptr;
+  std::vector<Event> spill_;
+  int64_t cursor_ = 0;  // absolute index of the bucket the run came from
+  // Events pushed into buckets up to the cursor's after their run was sorted.
+  EventHeap late_;
+  std::array<Bucket, kBuckets> buckets_{};          // buckets after the cursor's, by slot
   std::array<uint64_t, kBuckets / 64> occupied_{};  // bit i: buckets_[i] is not empty
-  uint64_t cursor_ = 0;   // absolute bucket index of the window's first bucket
-  uint64_t highest_ = 0;  // no ring event lies in a later bucket (an upper bound, not exact)
-  size_t near_ = 0;       // events in the ring
+  size_t near_ = 0;                                 // events in buckets_
   size_t size_ = 0;
   EventHeap far_;
+  std::vector<std::unique_ptr<Chunk>> chunks_;  // every chunk, owned
+  Chunk* free_ = nullptr;                       // spent chunks, the most recently used first
 };
 
 }  // namespace fe

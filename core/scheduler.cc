@@ -2,20 +2,17 @@
 
 namespace fe {
 
-void Scheduler::At(Time at, EventHandler* handler, uint64_t arg) {
-  if (at < clock_.Now()) at = clock_.Now();
-  queue_.Push(Event{at, next_seq_++, handler, arg});
-}
-
 bool Scheduler::RunOne() {
   if (queue_.empty()) return false;
   const Event e = queue_.Pop();
-  // The next event is known now: warm its handler object and, where the arg is an address (as
-  // handlers may choose), what it points to. A prefetch of a non-address is harmless.
-  if (!queue_.empty()) {
-    __builtin_prefetch(queue_.top().handler);
-    __builtin_prefetch(reinterpret_cast<const void*>(queue_.top().arg));
+  if (const Event* far = queue_.PeekAhead(3 * kPrefetchDistance)) {
+    __builtin_prefetch(far->handler);
+    __builtin_prefetch(reinterpret_cast<const char*>(far->handler) + 64);
   }
+  if (const Event* mid = queue_.PeekAhead(2 * kPrefetchDistance))
+    mid->handler->Prefetch(mid->arg, 0);
+  if (const Event* near = queue_.PeekAhead(kPrefetchDistance))
+    near->handler->Prefetch(near->arg, 1);
   clock_.AdvanceTo(e.at);
   ++events_run_;
   e.handler->OnEvent(e.arg);

@@ -23,19 +23,32 @@ void PrefetchForReceive(const rte_mbuf* m) {
 }  // namespace
 
 void EgressPort::NoteQueueChange(int q, Time now) {
-  counters_.queue_byte_ps[q] = QueueByteTime(q, now);
-  queue_changed_[q] = now;
+  queues_[q].byte_ps = QueueByteTime(q, now);
+  queues_[q].changed = now;
+}
+
+PortCounters EgressPort::counters() const {
+  PortCounters c;
+  c.tx_packets = tx_packets_;
+  c.tx_wire_bytes = tx_wire_bytes_;
+  c.busy_time = busy_time_;
+  c.pause_frames_received = pause_frames_received_;
+  c.storms_detected = storms_detected_;
+  for (int q = 0; q < kNumQueues; ++q) {
+    c.max_queue_bytes[q] = queues_[q].max_bytes;
+    c.queue_byte_ps[q] = queues_[q].byte_ps;
+  }
+  return c;
 }
 
 void EgressPort::Enqueue(rte_mbuf* m, uint8_t queue, uint16_t tag) {
   const Time now = sched_->Now();
   const uint32_t frame_bytes = FrameBytes(m);
   NoteQueueChange(queue, now);
-  queues_[queue].push(Queued{m, frame_bytes, tag, CollectsInt(m)});
-  queue_bytes_[queue] += frame_bytes;
-  if (queue_bytes_[queue] > counters_.max_queue_bytes[queue]) {
-    counters_.max_queue_bytes[queue] = queue_bytes_[queue];
-  }
+  QueueState& s = queues_[queue];
+  s.fifo.push(Queued{m, frame_bytes, tag, CollectsInt(m)});
+  s.bytes += frame_bytes;
+  if (s.bytes > s.max_bytes) s.max_bytes = s.bytes;
   const bool was_empty = (nonempty_mask_ & (1u << queue)) == 0;
   nonempty_mask_ |= static_cast<uint8_t>(1u << queue);
   // Unpaused and not stormed, the watchdog has nothing to time: its input change does not matter.
@@ -58,7 +71,7 @@ void EgressPort::OnPauseFrame(Time now, uint8_t class_enable,
                               const std::array<uint16_t, kNumQueues>& quanta) {
   for (int p = 0; p < kNumQueues; ++p) {
     if ((class_enable & (1u << p)) == 0) continue;
-    ++counters_.pause_frames_received[p];
+    ++pause_frames_received_[p];
     pause_[p].OnPauseFrame(now, quanta[p], rate_);
     if (pause_[p].Paused(now)) {
       paused_mask_ |= static_cast<uint8_t>(1u << p);
@@ -77,11 +90,11 @@ void EgressPort::UpdateWatchdog(int q, Time now) {
       *watchdog_config_, now, pause_[q].Paused(now), (nonempty_mask_ & (1u << q)) != 0);
   if (t == cong::WatchdogTransition::kStormDetected) {
     stormed_mask_ |= static_cast<uint8_t>(1u << q);
-    ++counters_.storms_detected[q];
+    ++storms_detected_[q];
     NoteQueueChange(q, now);
-    while (!queues_[q].empty()) {
-      const Queued e = queues_[q].pop();
-      queue_bytes_[q] -= e.frame_bytes;
+    while (!queues_[q].fifo.empty()) {
+      const Queued e = queues_[q].fifo.pop();
+      queues_[q].bytes -= e.frame_bytes;
       observer_->OnFlush(local_port_, e.m, e.frame_bytes, static_cast<uint8_t>(q), e.tag);
     }
     nonempty_mask_ &= static_cast<uint8_t>(~(1u << q));
@@ -122,22 +135,22 @@ EgressPort::Queued EgressPort::Dequeue() {
   } else {
     std::array<uint32_t, kNumQueues> head_bytes;
     for (int i = 0; i < kNumQueues; ++i) {
-      head_bytes[i] = (eligible & (1u << i)) != 0 ? queues_[i].front().frame_bytes : 0;
+      head_bytes[i] = (eligible & (1u << i)) != 0 ? queues_[i].fifo.front().frame_bytes : 0;
     }
     q = scheduler_.Pick(*scheduler_config_, eligible, head_bytes);
   }
   NoteQueueChange(q, now);
-  const Queued e = queues_[q].pop();
-  queue_bytes_[q] -= e.frame_bytes;
-  if (queues_[q].empty()) {
+  const Queued e = queues_[q].fifo.pop();
+  queues_[q].bytes -= e.frame_bytes;
+  if (queues_[q].fifo.empty()) {
     nonempty_mask_ &= static_cast<uint8_t>(~(1u << q));
     if ((watchdog_mask_ & (paused_mask_ | stormed_mask_) & (1u << q)) != 0) UpdateWatchdog(q, now);
   }
   if (observer_ != nullptr) {
     observer_->OnDequeue(local_port_, e.m, e.frame_bytes, static_cast<uint8_t>(q), e.tag);
     if (e.collects_int) {
-      StampInt(e.m, cong::IntHop{counters_.tx_wire_bytes + WireBytesOfFrame(e.frame_bytes), now,
-                                 rate_, queue_bytes_[q]});
+      StampInt(e.m, cong::IntHop{tx_wire_bytes_ + WireBytesOfFrame(e.frame_bytes), now, rate_,
+                                 queues_[q].bytes});
     }
   }
   return e;
@@ -170,9 +183,9 @@ void EgressPort::Transmit(rte_mbuf* m, uint32_t frame_bytes) {
   const Time ser = rate_.SerializationTime(wire_bytes);
   busy_until_ = now + ser;
   if (capture_ != nullptr) capture_->Write(capture_interface_, now, m);
-  ++counters_.tx_packets;
-  counters_.tx_wire_bytes += wire_bytes;
-  counters_.busy_time += ser;
+  ++tx_packets_;
+  tx_wire_bytes_ += wire_bytes;
+  busy_time_ += ser;
   const bool was_empty = wire_.empty();
   const Time arrival = busy_until_ + delay_;
   wire_.push(InFlight{m, arrival});
@@ -206,6 +219,27 @@ void EgressPort::OnEvent(uint64_t what) {
   }
 }
 
+void EgressPort::Prefetch(uint64_t what, int stage) const {
+  if (what > kWatchdog) {  // an arrival
+    const auto* m = reinterpret_cast<const rte_mbuf*>(what);
+    if (stage == 0) {
+      PrefetchForReceive(m);
+      __builtin_prefetch(&wire_.front());
+      for (size_t line = 0; line < kReceiverHotBytes; line += 64) {
+        __builtin_prefetch(reinterpret_cast<const char*>(peer_) + line);
+      }
+    } else {
+      peer_->PrefetchReceive(peer_port_, m);
+    }
+  } else if (what == kTxDone) {
+    // The queues that may send: their lines, then their head entries.
+    for (unsigned q = nonempty_mask_; q != 0; q &= q - 1) {
+      const QueueState& s = queues_[__builtin_ctz(q)];
+      __builtin_prefetch(stage == 0 ? static_cast<const void*>(&s) : &s.fifo.front());
+    }
+  }
+}
+
 void EgressPort::ReceiveMacControl(rte_mbuf* m) {
   // Other MAC-control opcodes (802.3x PAUSE) are not emulated and end here too.
   if (const std::optional<PfcFrame> f = ParsePfcFrame(m)) {
@@ -220,17 +254,17 @@ uint64_t EgressPort::DrainAll() {
     rte_pktmbuf_free(control_.pop().m);
     ++n;
   }
-  for (auto& q : queues_) {
-    while (!q.empty()) {
-      rte_pktmbuf_free(q.pop().m);
+  for (QueueState& q : queues_) {
+    while (!q.fifo.empty()) {
+      rte_pktmbuf_free(q.fifo.pop().m);
       ++n;
     }
+    q.bytes = 0;
   }
   while (!wire_.empty()) {
     rte_pktmbuf_free(wire_.pop().m);
     ++n;
   }
-  queue_bytes_ = {};
   nonempty_mask_ = 0;
   return n;
 }

@@ -192,13 +192,19 @@ uint64_t Fabric::messages_delivered() const {
 FabricTotals Fabric::Totals() const {
   FabricTotals t;
   for (const EgressPort& p : ports_) {
-    t.packet_hops += p.counters().tx_packets;
-    t.wire_bytes += p.counters().tx_wire_bytes;
+    t.packet_hops += p.tx_packets();
+    t.wire_bytes += p.tx_wire_bytes();
   }
   for (const auto& s : switches_) t.drops.Add(s->counters().drops);
   for (const auto& n : nics_) t.nics.Add(n->counters());
   t.drops.Add(t.nics.drops);
   return t;
+}
+
+uint64_t Fabric::nic_alloc_failures() const {
+  uint64_t n = 0;
+  for (const auto& nic : nics_) n += nic->counters().alloc_failures;
+  return n;
 }
 
 uint32_t Fabric::mbufs_in_use() const { return PacketsInUse(pool_); }

@@ -91,6 +91,9 @@ class Fabric {
   rte_mempool* pool() const { return pool_; }
   uint64_t messages_delivered() const;
   FabricTotals Totals() const;
+  // Packets the NICs could not allocate (Totals().nics.alloc_failures, without summing the rest,
+  // for a check between slices of a run).
+  uint64_t nic_alloc_failures() const;
   // Mbufs currently taken from the pool (queued, on the wire or held by an element).
   uint32_t mbufs_in_use() const;
 

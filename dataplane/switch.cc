@@ -29,14 +29,14 @@ void SwitchPortMac(topo::NodeId node, uint16_t port, uint8_t out[6]) {
 
 Switch::Switch(const SwitchWiring& w, SwitchConfig config)
     : node_(w.node),
-      ports_(w.ports),
-      routes_(w.routes),
       num_hosts_(w.num_hosts),
       ecmp_seed_(w.ecmp_seed),
+      ports_(w.ports),
+      routes_(w.routes),
       sched_(w.sched),
-      pool_(w.pool),
       config_(std::move(config)),
       mmu_(config_.buffer),
+      pool_(w.pool),
       random_(w.random_seed),
       pause_senders_(ports_.size() * cong::kNumPriorities),
       queue_counters_(ports_.size() * cong::kNumPriorities) {
@@ -57,6 +57,27 @@ void Switch::DropAt(SwitchQueueCounters& q, rte_mbuf* m, DropReason reason) {
   Drop(m, reason);
 }
 
+int Switch::Route(const HeaderView& h, uint32_t dst) const {
+  const std::span<const uint16_t> group = routes_->NextHops(node_, dst);
+  if (group.empty()) return -1;
+  const uint32_t hash = cong::EcmpHash(h.src_ip, h.dst_ip, h.src_port, h.dst_port, ecmp_seed_);
+  return group[cong::PickEcmpMember(hash, static_cast<uint16_t>(group.size()))];
+}
+
+void Switch::PrefetchReceive(uint16_t local_port, const rte_mbuf* m) const {
+  HeaderView h;
+  if (ParseHeaders(m, &h) != ParseError::kNone) return;
+  const uint32_t dst = HostOfIp(h.dst_ip);
+  if (dst >= num_hosts_) return;
+  const int out = Route(h, dst);
+  if (out < 0) return;
+  const uint8_t prio = cong::PriorityOf(config_.dscp, h.dscp);
+  ports_[out].PrefetchEnqueue(prio);
+  mmu_.Prefetch(local_port, static_cast<uint16_t>(out), prio);
+  __builtin_prefetch(&counters_);
+  __builtin_prefetch(&config_.wred[prio]);
+}
+
 void Switch::Receive(uint16_t local_port, rte_mbuf* m) {
   ++counters_.rx_packets;
   HeaderView h;
@@ -66,9 +87,9 @@ void Switch::Receive(uint16_t local_port, rte_mbuf* m) {
   if (dst >= num_hosts_) return Drop(m, DropReason::kUnknownDestination);
   if (config_.decrement_ttl && !DecrementTtl(m)) return Drop(m, DropReason::kTtlExpired);
 
-  const std::span<const uint16_t> group = routes_->NextHops(node_, dst);
-  const uint32_t hash = cong::EcmpHash(h.src_ip, h.dst_ip, h.src_port, h.dst_port, ecmp_seed_);
-  const uint16_t out = group[cong::PickEcmpMember(hash, static_cast<uint16_t>(group.size()))];
+  const int route = Route(h, dst);
+  if (route < 0) return Drop(m, DropReason::kUnknownDestination);
+  const auto out = static_cast<uint16_t>(route);
   const uint8_t prio = cong::PriorityOf(config_.dscp, h.dscp);
   SwitchQueueCounters& qc = queue_counters_[Index(out, prio)];
   if (ports_[out].Stormed(prio)) return DropAt(qc, m, DropReason::kPfcWatchdog);

@@ -21,6 +21,7 @@
 #include "dataplane/drop_reason.h"
 #include "dataplane/egress_port.h"
 #include "dataplane/element.h"
+#include "dataplane/packet.h"
 #include "dataplane/switch_config.h"
 #include "topology/graph.h"
 #include "topology/routes.h"
@@ -63,6 +64,7 @@ class Switch final : public PacketReceiver, public DequeueObserver, public Event
   Switch& operator=(const Switch&) = delete;
 
   void Receive(uint16_t local_port, rte_mbuf* m) override;
+  void PrefetchReceive(uint16_t local_port, const rte_mbuf* m) const override;
   void OnDequeue(uint16_t local_port, rte_mbuf* m, uint32_t frame_bytes, uint8_t queue,
                  uint16_t in_port) override;
   void OnFlush(uint16_t local_port, rte_mbuf* m, uint32_t frame_bytes, uint8_t queue,
@@ -82,24 +84,31 @@ class Switch final : public PacketReceiver, public DequeueObserver, public Event
   static size_t Index(uint16_t port, uint8_t prio) {
     return size_t{port} * cong::kNumPriorities + prio;
   }
+  // The egress port for a packet to host dst with headers h (an ECMP choice), or -1 when no
+  // route leads there.
+  int Route(const HeaderView& h, uint32_t dst) const;
   void Drop(rte_mbuf* m, DropReason reason);
   void DropAt(SwitchQueueCounters& q, rte_mbuf* m, DropReason reason);
   void ActOnPfc(uint16_t in_port, uint8_t prio, cong::PfcAction action);
   void SendPause(uint16_t port, uint8_t prio, uint16_t quanta);
 
+  // What PrefetchReceive reads comes first, in the object's first kReceiverHotBytes, which a
+  // port prefetches ahead of an arrival: the scalars, the DSCP map and the first priorities' WRED.
+  // PrefetchReceive then fetches the rest Receive touches (counters_ starts with the per-packet
+  // counts; the MMU's usage and its priority's config).
   topo::NodeId node_;
-  std::span<EgressPort> ports_;
-  const topo::RouteTable* routes_;
   uint32_t num_hosts_;
   uint32_t ecmp_seed_;
+  std::span<EgressPort> ports_;
+  const topo::RouteTable* routes_;
   Scheduler* sched_;
-  rte_mempool* pool_;
   SwitchConfig config_;
+  SwitchCounters counters_;
   cong::BufferAdmission mmu_;
+  rte_mempool* pool_;
   Random random_;
   std::vector<cong::PauseSender> pause_senders_;  // by (ingress port, priority)
   std::vector<SwitchQueueCounters> queue_counters_;
-  SwitchCounters counters_;
 };
 
 }  // namespace fe::dp

@@ -52,12 +52,11 @@ struct PortLink {
 };
 
 struct SwitchConfig {
-  // Next to the DSCP map, which every packet reads as well: the per-packet test rarely costs a
-  // cache line of its own.
+  // What every packet reads first: the TTL switch next to the DSCP map, then WRED.
   bool decrement_ttl = false;
   cong::DscpMapConfig dscp;
-  cong::BufferConfig buffer;
   std::array<cong::WredConfig, cong::kNumPriorities> wred{};
+  cong::BufferConfig buffer;
   std::vector<cong::PauseSenderConfig> pause;  // by local port: quanta and refresh at its rate
   uint8_t watchdog_queues = 0;                 // lossless queues the watchdog runs on
   cong::PfcWatchdogConfig watchdog;

@@ -85,6 +85,34 @@ TEST(EventQueueTest, NearEventsBeyondTheWindowAndRewindsStayOrdered) {
     CompareWithReference(seed, 20000, 10000000, 20000000);
 }
 
+// The scheduler prefetches for the events PeekAhead names: with no push in between, the k-th event
+// ahead must be the one popped k pops later (here within one bucket, pushed out of order).
+TEST(EventQueueTest, PeekAheadNamesTheEventsPoppedNext) {
+  EventQueue q;
+  Random rng(7);
+  for (uint64_t i = 0; i < 40; ++i) {
+    q.Push(Event{Time::FromPs(static_cast<int64_t>(rng.NextBelow(8000))), i, nullptr, 0});
+  }
+  std::vector<uint64_t> popped;
+  std::vector<std::vector<uint64_t>> peeked;
+  while (!q.empty()) {
+    q.top();  // sorts the bucket: what PeekAhead reads
+    std::vector<uint64_t> ahead;
+    for (size_t k = 0; const Event* e = q.PeekAhead(k); ++k) ahead.push_back(e->seq);
+    peeked.push_back(ahead);
+    popped.push_back(q.Pop().seq);
+  }
+  ASSERT_EQ(popped.size(), 40u);
+  for (size_t i = 0; i < popped.size(); ++i) {
+    for (size_t k = 0; k < peeked[i].size(); ++k) {
+      ASSERT_LT(i + k, popped.size());
+      EXPECT_EQ(peeked[i][k], popped[i + k]) << "pop " << i << ", " << k << " ahead";
+    }
+  }
+  // All 40 lie in one 8 ns bucket: before the first pop, the whole run is known.
+  EXPECT_EQ(peeked[0].size(), 40u);
+}
+
 TEST(EventQueueTest, EqualTimesKeepInsertionOrder) {
   EventQueue q;
   for (uint64_t i = 0; i < 100; ++i) q.Push(Event{Time::FromNs(5), i, nullptr, 0});
