@@ -21,11 +21,15 @@ struct PortListHash {
 struct GroupSet {
   std::unordered_map<std::vector<uint16_t>, uint32_t, PortListHash> ids;
   std::vector<std::pair<uint32_t, uint32_t>> runs;  // (first destination, id)
+  const std::vector<uint16_t>* last = nullptr;       // the ports of the current run
 
   void Add(uint32_t dst, const std::vector<uint16_t>& ports) {
+    // Mostly the same ports as the previous destination: compared before hashing.
+    if (last != nullptr && *last == ports) return;
     auto it = ids.find(ports);
     if (it == ids.end()) it = ids.emplace(ports, static_cast<uint32_t>(ids.size())).first;
-    if (runs.empty() || runs.back().second != it->second) runs.emplace_back(dst, it->second);
+    runs.emplace_back(dst, it->second);
+    last = &it->first;
   }
 };
 
