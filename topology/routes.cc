@@ -21,7 +21,7 @@ struct PortListHash {
 struct GroupSet {
   std::unordered_map<std::vector<uint16_t>, uint32_t, PortListHash> ids;
   std::vector<std::pair<uint32_t, uint32_t>> runs;  // (first destination, id)
-  const std::vector<uint16_t>* last = nullptr;       // the ports of the current run
+  const std::vector<uint16_t>* last = nullptr;      // the ports of the current run
 
   void Add(uint32_t dst, const std::vector<uint16_t>& ports) {
     // Mostly the same ports as the previous destination: compared before hashing.
