@@ -5,7 +5,6 @@
 #include <rte_ip.h>
 #include <rte_udp.h>
 
-#include <cstring>
 
 #include "dataplane/addressing.h"
 
@@ -132,10 +131,11 @@ bool WriteRoceAck(rte_mbuf* m, const RoceFields& f, uint8_t syndrome, uint32_t m
 }
 
 bool WriteRoceCnp(rte_mbuf* m, const RoceFields& f) {
-  uint8_t* rsv = WriteHeaders(m, f, kCnpReservedBytes, kCnpReservedBytes + kIcrcBytes);
-  if (rsv == nullptr) return false;
-  std::memset(rsv, 0, kCnpReservedBytes);
-  Meta(m).virtual_bytes = kIcrcBytes;
+  // The 16 reserved bytes are zeros, which is what virtual bytes read as (a capture writes them
+  // as zeros): carried like a payload, they leave the stored headers within the 64 bytes every
+  // other emulated frame fits.
+  if (WriteHeaders(m, f, 0, kCnpReservedBytes + kIcrcBytes) == nullptr) return false;
+  Meta(m).virtual_bytes = kCnpReservedBytes + kIcrcBytes;
   return true;
 }
 

@@ -21,8 +21,10 @@ enum class PoolMemory {
   kHostPages,
 };
 
-// Emulated frames store only their headers (the largest, a CNP, is 70 bytes; a PFC frame 60).
-inline constexpr uint16_t kHostPagesDataRoomBytes = 128;
+// Emulated frames store only their headers: at most 60 bytes (a PFC frame; an ACK with its AETH
+// is 58, a data packet 54, a CNP 54 with its reserved bytes virtual). One cache line: an element
+// is then 320 bytes instead of 448, which at k = 16 is 60 MB less to allocate, zero and cache.
+inline constexpr uint16_t kHostPagesDataRoomBytes = 64;
 
 // A LIFO pool of up to n mbufs with a PacketMeta private area: the most recently freed mbufs, still
 // in cache, are handed out first (DPDK's default ring pool is FIFO and cycles through all of them).
