@@ -149,18 +149,45 @@ void EventQueue::NextRun() {
 }
 
 void EventQueue::SortRun() {
-  const auto before = [](const Event& a, const Event& b) { return a.Before(b); };
-  // A bucket crowded by something other than a fabric's traffic (a test, many timers at once)
-  // gets a sort whose worst case is not quadratic.
-  if (run_len_ > 256) return std::sort(run_, run_ + run_len_, before);
-  // Events reach a bucket mostly in time order (a push time plus a near-constant delay), so an
-  // insertion sort does about one pass.
-  for (size_t i = 1; i < run_len_; ++i) {
-    const Event e = run_[i];
-    size_t j = i;
-    for (; j > 0 && e.Before(run_[j - 1]); --j) run_[j] = run_[j - 1];
-    run_[j] = e;
+  // A bucket is a few sorted streams appended one after another: events that follow their push
+  // by the same delay (a frame's arrival a serialisation and a link delay later, the end of its
+  // transmission a serialisation later) are pushed in time order, and the streams with longer
+  // delays were pushed earlier. Merging those ascending stretches costs a few passes where an
+  // insertion sort would shift each event past most of the others.
+  if (run_len_ <= 16) {  // a sparse bucket: an insertion sort is cheaper than finding stretches
+    for (size_t i = 1; i < run_len_; ++i) {
+      const Event e = run_[i];
+      size_t j = i;
+      for (; j > 0 && e.Before(run_[j - 1]); --j) run_[j] = run_[j - 1];
+      run_[j] = e;
+    }
+    return;
   }
+  bounds_.assign(1, 0);
+  for (size_t i = 1; i < run_len_; ++i) {
+    if (run_[i].Before(run_[i - 1])) bounds_.push_back(i);
+  }
+  if (bounds_.size() == 1) return;
+  bounds_.push_back(run_len_);
+  scratch_.resize(run_len_);
+  Event* from = run_;
+  Event* to = scratch_.data();
+  const auto before = [](const Event& a, const Event& b) { return a.Before(b); };
+  while (bounds_.size() > 2) {
+    const size_t runs = bounds_.size() - 1;
+    size_t kept = 0;
+    for (size_t r = 0; r < runs; r += 2) {
+      const size_t lo = bounds_[r];
+      const size_t mid = bounds_[r + 1];
+      const size_t hi = r + 1 < runs ? bounds_[r + 2] : mid;
+      std::merge(from + lo, from + mid, from + mid, from + hi, to + lo, before);
+      bounds_[kept++] = lo;
+    }
+    bounds_[kept++] = run_len_;
+    bounds_.resize(kept);
+    std::swap(from, to);
+  }
+  run_ = from;
 }
 
 }  // namespace fe

@@ -1,6 +1,6 @@
 // The scheduler's pending events, in (time, insertion order): a calendar queue. Near events
 // (within a window of a few microseconds, where a fabric's link arrivals and transmissions fall)
-// are appended unsorted to the bucket of their 8 ns slice of time; when the earliest bucket is
+// are appended unsorted to the bucket of their 4 ns slice of time; when the earliest bucket is
 // reached it is sorted once into a run that is then read in order. Later events (timers) wait in
 // a 4-ary heap and move into the buckets as the window reaches them. Pushing costs an append to
 // a bucket that is hot in cache, popping a read of the next array slot, and the events to come
@@ -141,6 +141,9 @@ class EventQueue {
   size_t run_pos_ = 0;
   Chunk* run_chunk_ = nullptr;
   std::vector<Event> spill_;
+  // SortRun's merge buffer (the run may end up in it) and the starts of its ascending stretches.
+  std::vector<Event> scratch_;
+  std::vector<size_t> bounds_;
   int64_t cursor_ = 0;  // absolute index of the bucket the run came from
   // Events pushed into buckets up to the cursor's after their run was sorted.
   EventHeap late_;

@@ -91,7 +91,7 @@ TEST(EventQueueTest, PeekAheadNamesTheEventsPoppedNext) {
   EventQueue q;
   Random rng(7);
   for (uint64_t i = 0; i < 40; ++i) {
-    q.Push(Event{Time::FromPs(static_cast<int64_t>(rng.NextBelow(8000))), i, nullptr, 0});
+    q.Push(Event{Time::FromPs(static_cast<int64_t>(rng.NextBelow(4000))), i, nullptr, 0});
   }
   std::vector<uint64_t> popped;
   std::vector<std::vector<uint64_t>> peeked;
@@ -109,7 +109,7 @@ TEST(EventQueueTest, PeekAheadNamesTheEventsPoppedNext) {
       EXPECT_EQ(peeked[i][k], popped[i + k]) << "pop " << i << ", " << k << " ahead";
     }
   }
-  // All 40 lie in one 8 ns bucket: before the first pop, the whole run is known.
+  // All 40 lie in one 4 ns bucket: before the first pop, the whole run is known.
   EXPECT_EQ(peeked[0].size(), 40u);
 }
 
