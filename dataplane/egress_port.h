@@ -150,8 +150,8 @@ class alignas(64) EgressPort final : public EventHandler {
     double byte_ps = 0;  // integral of `bytes` over time up to `changed`
   };
 
-  // Hot: what an arrival and a transmission touch, packed into the first cache lines (the
-  // object is cache-line aligned) so a hop on a cold port costs a few misses, all prefetchable.
+  // Hot: the first two lines (the object is cache-line aligned) are what an arrival and an
+  // enqueue touch, the third what a transmission adds; a packet's queue has a line of its own.
   Scheduler* sched_;
   PacketReceiver* peer_ = nullptr;
   EgressPort* reverse_ = nullptr;
@@ -165,6 +165,7 @@ class alignas(64) EgressPort final : public EventHandler {
   uint16_t peer_port_ = 0;
   uint16_t local_port_ = 0;
   bool tx_event_pending_ = false;
+  bool control_pending_ = false;  // control_ is not empty
   uint8_t nonempty_mask_ = 0;
   uint8_t paused_mask_ = 0;  // classes paused at their last change; expiries are cleared lazily
   uint8_t source_priority_ = 3;
@@ -174,11 +175,11 @@ class alignas(64) EgressPort final : public EventHandler {
   uint64_t tx_wire_bytes_ = 0;
   Time busy_time_;
   cong::EgressScheduler scheduler_;
-  Fifo<Queued> control_;
+  PcapngWriter* capture_ = nullptr;
   std::array<QueueState, kNumQueues> queues_;
 
-  // Cold: pause, watchdog and capture state, touched only when those mechanisms act.
-  PcapngWriter* capture_ = nullptr;
+  // Cold: control frames, pause, watchdog and capture state, touched only when those act.
+  Fifo<Queued> control_;
   uint32_t capture_interface_ = 0;
   const cong::PfcWatchdogConfig* watchdog_config_ = nullptr;
   std::array<cong::PauseReceiver, kNumQueues> pause_;
