@@ -60,6 +60,8 @@ void Switch::DropAt(SwitchQueueCounters& q, rte_mbuf* m, DropReason reason) {
 int Switch::Route(const HeaderView& h, uint32_t dst) const {
   const std::span<const uint16_t> group = routes_->NextHops(node_, dst);
   if (group.empty()) return -1;
+  // Going down a fat-tree there is one way: no hash to compute for half of a path's hops.
+  if (group.size() == 1) return group[0];
   const uint32_t hash = cong::EcmpHash(h.src_ip, h.dst_ip, h.src_port, h.dst_port, ecmp_seed_);
   return group[cong::PickEcmpMember(hash, static_cast<uint16_t>(group.size()))];
 }
