@@ -82,7 +82,7 @@ class EventQueue {
   }
 
  private:
-  static constexpr int kBucketShift = 12;  // 4.096 ns per bucket
+  static constexpr int kBucketShift = 12;    // 4.096 ns per bucket
   static constexpr int64_t kBuckets = 1024;  // a 4.2 us window
   static constexpr int64_t kMask = kBuckets - 1;
   static constexpr size_t kChunkEvents = 63;  // a chunk fills 2 KB

@@ -5,7 +5,6 @@
 #include <rte_ip.h>
 #include <rte_udp.h>
 
-
 #include "dataplane/addressing.h"
 
 namespace fe::dp {

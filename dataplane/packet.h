@@ -1,7 +1,7 @@
 // Packets are rte_mbufs holding real Ethernet/IPv4/UDP/BTH headers. Emulated traffic that never
 // leaves the emulator carries its payload as a virtual length in the mbuf's private area, so a
-// 4 KB packet costs one 320-byte mempool element and no payload copy. Everything the wire sees (serialisation
-// time, IP/UDP lengths) counts the virtual bytes as if they were there.
+// 4 KB packet costs one 320-byte mempool element and no payload copy. Everything the wire sees
+// (serialisation time, IP/UDP lengths) counts the virtual bytes as if they were there.
 #pragma once
 
 #include <rte_mbuf.h>
