@@ -47,29 +47,42 @@ e2e_log "pause of ${pause_ns} ns: reply $(((reply_ns - t0_ns) / 1000)) us after 
 ((reply_ns <= t1_ns + pause_ns + 50000000)) || e2e_fail "the reply came long after the pause ended"
 
 # ---- PFC out.
-cap="${E2E_DIR}/pfc.pcapng"
-ip netns exec "${NS[0]}" tshark -i "${IN[0]}" -f "ether proto 0x8808" -a duration:4 -w "${cap}" \
-  >"${E2E_DIR}/tshark.log" 2>&1 &
+# tshark dissects live, one line per frame: the EtherType, then for MAC control the opcode,
+# priority 3's enable bit and its pause time. "Capturing on" can come before frames are really
+# captured, so the capture counts as live only once it has seen a marker the host sends: an
+# IEEE 802 experimental frame (EtherType 0x88B5), which the emulator drops as not IPv4.
+frames="${E2E_DIR}/pfc_frames.txt"
+ip netns exec "${NS[0]}" tshark -i "${IN[0]}" -l -f "ether proto 0x8808 or ether proto 0x88b5" \
+  -a duration:8 -T fields -e eth.type -e macc.opcode -e macc.cbfc.enbv.c3 \
+  -e macc.cbfc.pause_time.c3 >"${frames}" 2>"${E2E_DIR}/tshark.log" &
 tshark_pid=$!
-for ((i = 0; i < 100; ++i)); do
-  grep -q "Capturing on" "${E2E_DIR}/tshark.log" && break
-  sleep 0.1
+live=0
+for ((i = 0; i < 50 && !live; ++i)); do
+  ip netns exec "${NS[0]}" "${raw_frames}" "${IN[0]}" not_ip 1 || e2e_fail "raw_frames not_ip failed"
+  for ((j = 0; j < 10; ++j)); do
+    if grep -q "^0x88b5" "${frames}"; then
+      live=1
+      break
+    fi
+    sleep 0.01
+  done
 done
+((live)) || e2e_fail "tshark never saw the marker frame: $(cat "${E2E_DIR}/tshark.log")"
 # 4000 frames of 1,096 bytes: 35 ms of the 200 Mb/s link, while background holds its share.
 ip netns exec "${NS[0]}" "${raw_frames}" "${IN[0]}" roce 4000 "$(e2e_host_ip 1)" ||
   e2e_fail "raw_frames roce failed"
 wait "${tshark_pid}" || e2e_fail "tshark failed: $(cat "${E2E_DIR}/tshark.log")"
 e2e_stop
 
-pfc=$(tshark -r "${cap}" -Y "macc.opcode == 0x0101 && macc.cbfc.enbv.c3 == 1" \
-  -T fields -e macc.cbfc.pause_time.c3 2>/dev/null)
+# PFC (opcode 0x0101) with priority 3 enabled: its pause time per line.
+pfc=$(awk -F'\t' '$1 == "0x8808" && $2 == "0x0101" && ($3 == "1" || $3 == "True") { print $4 }' "${frames}")
 captured=$(grep -c . <<<"${pfc}" || true)
 sent=$(e2e_json 'j["ports"][0]["tx_pause_frames"]')
 e2e_log "pause frames: ${captured} captured with priority 3 enabled, ${sent} sent by the emulator"
-((captured >= 1)) || e2e_fail "no PFC frame for priority 3 reached the sender; $(cat "${SUMMARY}")"
+((captured >= 1)) || e2e_fail "no PFC frame for priority 3 reached the sender; $(cat "${frames}"); $(cat "${SUMMARY}")"
 ((captured <= sent)) || e2e_fail "captured ${captured} pause frames but the emulator sent ${sent}"
 # XOFF frames carry a non-zero pause time (XON frames carry 0): at least one must stop the sender.
-awk '$1 > 0 { found = 1 } END { exit !found }' <<<"${pfc}" || e2e_fail "no XOFF among the frames"
+awk '$1 > 0 { found = 1 } END { exit !found }' <<<"${pfc}" || e2e_fail "no XOFF among the frames: ${pfc}"
 rx_pause=$(e2e_json 'j["ports"][0]["pause_frames_rx"]')
 ((rx_pause == 1)) || e2e_fail "${rx_pause} pause frames counted from the host, sent 1"
 e2e_check_no_leak
