@@ -138,14 +138,6 @@ void EventQueue::NextRun() {
   occupied_[(cursor_ & kMask) / 64] &= ~(uint64_t{1} << (cursor_ % 64));
   near_ -= run_len_;
   SortRun();
-  // The next bucket's events were written long ago (a link delay): fetch them while this run
-  // is worked through, so sorting them does not wait on every line.
-  if (near_ > 0) {
-    const Bucket& next = buckets_[NextOccupied(cursor_) & kMask];
-    const char* first = reinterpret_cast<const char*>(next.head->events.data());
-    for (size_t off = 0; off < next.count * sizeof(Event); off += 64)
-      __builtin_prefetch(first + off);
-  }
 }
 
 void EventQueue::SortRun() {
