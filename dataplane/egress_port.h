@@ -165,7 +165,7 @@ class alignas(64) EgressPort final : public EventHandler {
   uint16_t peer_port_ = 0;
   uint16_t local_port_ = 0;
   bool tx_event_pending_ = false;
-  bool control_pending_ = false;  // control_ is not empty
+  bool control_pending_ = false;  // control_ is not empty: a dequeue asks here, not the cold FIFO
   uint8_t nonempty_mask_ = 0;
   uint8_t paused_mask_ = 0;  // classes paused at their last change; expiries are cleared lazily
   uint8_t source_priority_ = 3;
