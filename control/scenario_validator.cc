@@ -12,6 +12,10 @@
 #include <type_traits>
 #include <utility>
 
+#include "control/emulation.h"
+#include "control/switch_params.h"
+#include "dataplane/fabric.h"
+#include "dataplane/switch_config.h"
 #include "topology/fat_tree.h"
 
 namespace fe::control {
@@ -161,6 +165,8 @@ class Findings {
     return has;
   }
 
+  bool empty() const { return found_.empty(); }
+
   std::vector<std::string> SortedByLine() && {
     std::stable_sort(found_.begin(), found_.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -213,6 +219,7 @@ struct FabricShape {
   int64_t hosts = 0;
   std::map<SwitchTier, int> switches_per_tier;
   std::optional<double> link_rate_gbps;  // when valid
+  std::optional<double> link_delay_ns;   // when valid
 
   std::string Describe() const {
     return "the k=" + std::to_string(k) + " fat-tree has " + std::to_string(hosts) + " hosts";
@@ -282,7 +289,10 @@ class Validator {
                      "a topology { fat_tree { ... } }")) {
       CheckTopology(root_.Nested(Scenario::kTopologyFieldNumber));
     }
-    if (scenario_.has_switch_()) CheckSwitch(root_.Nested(Scenario::kSwitchFieldNumber));
+    if (scenario_.has_switch_()) {
+      CheckSwitch(root_.Nested(Scenario::kSwitchFieldNumber));
+      CheckSwitchesBuild(root_.Nested(Scenario::kSwitchFieldNumber));
+    }
     if (scenario_.has_nic()) CheckNic(root_.Nested(Scenario::kNicFieldNumber));
     for (int i = 0; i < scenario_.traffic_size(); ++i) {
       CheckTraffic(scenario_.traffic(i), root_.Nested(Scenario::kTrafficFieldNumber, i));
@@ -345,7 +355,8 @@ class Validator {
     const bool rate_ok =
         out_.AboveUpTo(ft, FatTree::kLinkRateGbpsFieldNumber, tree.link_rate_gbps(), 0.0,
                        kMaxLinkRateGbps, "in Gb/s; 1600 is the fastest Ethernet rate");
-    out_.AtLeast(ft, FatTree::kLinkDelayNsFieldNumber, tree.link_delay_ns(), 0.0);
+    const bool delay_ok =
+        out_.AtLeast(ft, FatTree::kLinkDelayNsFieldNumber, tree.link_delay_ns(), 0.0);
     if (!k_ok) return;
     FabricShape shape;
     shape.k = k;
@@ -354,6 +365,7 @@ class Validator {
                                {fabric_emu::AGGREGATION, k * k / 2},
                                {fabric_emu::CORE, k * k / 4}};
     if (rate_ok) shape.link_rate_gbps = tree.link_rate_gbps();
+    if (delay_ok) shape.link_delay_ns = tree.link_delay_ns();
     shape_ = shape;
   }
 
@@ -571,6 +583,35 @@ class Validator {
         Num(buffer.value) + scope;
     out_.Add(buffer.site ? *buffer.site : layers.back().site, SwitchConfig::kBufferBytesFieldNumber,
              message);
+  }
+
+  // The checks above cannot know a headroom the fabric derives from each port's link (its rate
+  // and a cable as long as its delay): build each tier's switch configuration as the fabric
+  // will, so that a buffer too small for it is refused here, with the file and line, rather
+  // than when the run starts. Only once everything else about the switches holds, so that an
+  // error is reported once, at its field.
+  void CheckSwitchesBuild(const Site& s) {
+    if (!out_.empty() || !shape_ || !shape_->link_rate_gbps || !shape_->link_delay_ns) return;
+    dp::FabricParams params;
+    StatusOr<dp::NicParams> nic = BuildNicParams(scenario_.nic());
+    if (!nic.ok()) return;  // reported by the NIC's checks
+    params.nic = *nic;
+    ApplySwitchSection(scenario_.switch_(), &params);
+    const std::vector<dp::PortLink> ports(
+        shape_->k,
+        dp::PortLink{Rate::FromGbps(*shape_->link_rate_gbps), TimeFromNs(*shape_->link_delay_ns)});
+    for (const auto& [tier, name] :
+         {std::pair{fabric_emu::EDGE, "edge"}, std::pair{fabric_emu::AGGREGATION, "aggregation"},
+          std::pair{fabric_emu::CORE, "core"}}) {
+      const StatusOr<dp::SwitchConfig> config =
+          dp::Compile(dp::TierSwitchParams(params, static_cast<uint8_t>(tier)), ports);
+      if (!config.ok()) {
+        out_.Add(
+            s, SwitchConfig::kBufferBytesFieldNumber,
+            std::string("the ") + name + " switches cannot be built: " + config.status().message());
+        return;
+      }
+    }
   }
 
   // ---------------------------------------------------------------- NIC

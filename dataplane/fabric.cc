@@ -35,6 +35,17 @@ Time PathBaseRtt(const topo::Graph& graph, const topo::RouteTable& routes, uint3
   return Time::Zero();
 }
 
+SwitchParams TierSwitchParams(const FabricParams& params, uint8_t tier) {
+  SwitchParams sp =
+      tier < params.tier_switch_params.size() && params.tier_switch_params[tier].has_value()
+          ? *params.tier_switch_params[tier]
+          : params.switch_params;
+  // The NIC's frames are the largest the fabric carries: headroom is sized for them.
+  sp.headroom.max_frame_bytes =
+      int64_t{params.nic.mtu_payload_bytes} + kRoceHeadersBytes + kIcrcBytes + kFcsBytes;
+  return sp;
+}
+
 StatusOr<std::unique_ptr<Fabric>> Fabric::Create(const topo::Graph& graph,
                                                  const topo::RouteTable& routes,
                                                  const FabricParams& params, Scheduler* sched) {
@@ -62,17 +73,6 @@ StatusOr<std::unique_ptr<Fabric>> Fabric::Create(const topo::Graph& graph,
     }
   }
 
-  // The NIC's frames are the largest the fabric carries: headroom is sized for them.
-  const int64_t max_frame_bytes =
-      int64_t{params.nic.mtu_payload_bytes} + kRoceHeadersBytes + kIcrcBytes + kFcsBytes;
-  auto switch_params_of = [&](uint8_t tier) {
-    SwitchParams sp =
-        tier < params.tier_switch_params.size() && params.tier_switch_params[tier].has_value()
-            ? *params.tier_switch_params[tier]
-            : params.switch_params;
-    sp.headroom.max_frame_bytes = max_frame_bytes;
-    return sp;
-  };
   StatusOr<cong::DscpMapConfig> dscp = cong::Compile(params.switch_params.dscp);
   if (!dscp.ok()) return Status::Error("switch dscp: " + dscp.status().message());
   // A NIC's data stops while the class of RoCE traffic is paused on its uplink.
@@ -98,7 +98,7 @@ StatusOr<std::unique_ptr<Fabric>> Fabric::Create(const topo::Graph& graph,
       std::span<EgressPort> sw_ports(&f->ports_[f->first_port_[n]], nodes[n].links.size());
       std::vector<PortLink> links;
       for (const EgressPort& p : sw_ports) links.push_back(PortLink{p.rate(), p.delay()});
-      StatusOr<SwitchConfig> config = Compile(switch_params_of(nodes[n].tier), links);
+      StatusOr<SwitchConfig> config = Compile(TierSwitchParams(params, nodes[n].tier), links);
       if (!config.ok())
         return Status::Error("switch " + nodes[n].name + ": " + config.status().message());
       SwitchWiring w;

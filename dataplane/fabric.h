@@ -41,6 +41,10 @@ struct FabricParams {
   uint16_t mbuf_data_room_bytes = 256;  // headers only: emulated payloads are virtual
 };
 
+// What the switches of topology tier `tier` are built with: the tier's own parameters or the
+// fabric-wide ones, with headroom sized for the NIC's largest frame.
+SwitchParams TierSwitchParams(const FabricParams& params, uint8_t tier);
+
 struct FabricTotals {
   uint64_t packet_hops = 0;  // frames that crossed one link, data and control alike
   uint64_t wire_bytes = 0;

@@ -54,6 +54,8 @@ const std::vector<BadFile>& BadFiles() {
        "got 60000"},
       // k = 4 ports per switch, each reserving 30000 bytes for queue 0: 4 x 30000 = 120000.
       {"buffer_too_small.textproto", "4", "switch.buffer_bytes:", "= 120000"},
+      // The headroom the fabric derives from the links, worked out in the file: 4 x 41398.
+      {"buffer_below_headroom.textproto", "6", "switch.buffer_bytes:", "headroom (165592"},
       // A k = 4 fat-tree has k^3/4 = 16 hosts, so 15 is the last valid index and 16 is not.
       {"host_out_of_range.textproto", "6", "traffic[0].flow_list.flow[1].dst_host:", "[0, 15]"},
   };
