@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <iostream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "control/cli_args.h"
 #include "control/report_writer.h"
@@ -48,25 +50,31 @@ int Run(const CliArgs& args, const fabric_emu::Scenario& scenario) {
     std::cerr << "fabric-emu: run failed: " << run.status().message() << "\n";
     return kExitRuntimeFailure;
   }
-  const FlowMetrics metrics =
-      CollectFlowMetrics(*run->emulation, static_cast<uint32_t>(scenario.nic().mtu_payload_bytes()));
+  const FlowMetrics metrics = CollectFlowMetrics(
+      *run->emulation, static_cast<uint32_t>(scenario.nic().mtu_payload_bytes()));
   const FlowSummary flows = metrics.Summarize();
-  for (const Status& s : {WriteFile(out_dir + "/summary.json", SummaryJson(scenario, seed, *run, flows)),
-                          WriteFile(out_dir + "/flows.csv", FlowsCsv(metrics))}) {
+  for (const Status& s :
+       {WriteFile(out_dir + "/summary.json", SummaryJson(scenario, seed, *run, flows)),
+        WriteFile(out_dir + "/flows.csv", FlowsCsv(metrics))}) {
     if (!s.ok()) {
       std::cerr << "fabric-emu: " << s.message() << "\n";
       return kExitRuntimeFailure;
     }
   }
-  if (run->rates != nullptr) {
-    if (Status s = WriteFile(out_dir + "/rates.csv", RatesCsv(run->rates->samples())); !s.ok()) {
+  std::string outputs = out_dir + "/summary.json, " + out_dir + "/flows.csv";
+  std::vector<std::pair<std::string, std::string>> series;  // optional files: name, contents
+  if (run->rates != nullptr) series.emplace_back("rates.csv", RatesCsv(run->rates->samples()));
+  if (run->queues != nullptr) {
+    series.emplace_back("queues.csv", QueuesCsv(run->queues->samples(), run->emulation->graph));
+  }
+  for (const auto& [name, contents] : series) {
+    if (Status s = WriteFile(out_dir + "/" + name, contents); !s.ok()) {
       std::cerr << "fabric-emu: " << s.message() << "\n";
       return kExitRuntimeFailure;
     }
+    outputs += ", " + out_dir + "/" + name;
   }
-  std::cout << HumanSummary(scenario, seed, *run, flows) << "  outputs   " << out_dir
-            << "/summary.json, " << out_dir << "/flows.csv"
-            << (run->rates != nullptr ? ", " + out_dir + "/rates.csv" : "") << "\n";
+  std::cout << HumanSummary(scenario, seed, *run, flows) << "  outputs   " << outputs << "\n";
   return kExitOk;
 }
 

@@ -300,7 +300,10 @@ class Validator {
     if (scenario_.has_run()) {
       const Site s = root_.Nested(Scenario::kRunFieldNumber);
       out_.AtLeast(s, fabric_emu::Run::kStopNsFieldNumber, scenario_.run().stop_ns(), 0.0);
-      CheckRateSampleInterval(s);
+      CheckSampleInterval(s, fabric_emu::Run::kRateSampleIntervalNsFieldNumber,
+                          scenario_.run().rate_sample_interval_ns());
+      CheckSampleInterval(s, fabric_emu::Run::kQueueSampleIntervalNsFieldNumber,
+                          scenario_.run().queue_sample_interval_ns());
     }
     if (scenario_.has_realtime()) CheckRealtime(root_.Nested(Scenario::kRealtimeFieldNumber));
     if (scenario_.has_capture()) CheckCapture(root_.Nested(Scenario::kCaptureFieldNumber));
@@ -327,11 +330,10 @@ class Validator {
   // 0 is off. Times are kept in picoseconds, so a positive interval below 1 ns (far finer than
   // any rate change: a 64-byte frame takes 6.7 ns at 100 Gb/s) is a unit mistake and, rounded,
   // could reach 0 and sample forever at one instant.
-  void CheckRateSampleInterval(const Site& s) {
-    const double v = scenario_.run().rate_sample_interval_ns();
+  // A sample interval: 0 (off) or at least a nanosecond.
+  void CheckSampleInterval(const Site& s, int field, double v) {
     if (!std::isfinite(v) || (v != 0 && v < 1)) {
-      out_.Add(s, fabric_emu::Run::kRateSampleIntervalNsFieldNumber,
-               "must be 0 (off) or >= 1, got " + Num(v));
+      out_.Add(s, field, "must be 0 (off) or >= 1, got " + Num(v));
     }
   }
 

@@ -46,6 +46,11 @@ StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
         RateSources{&e.fabric->nic(0).config().dcqcn, &e.fabric->hpcc()});
     r.rates->Start();
   }
+  if (scenario.run().queue_sample_interval_ns() > 0) {
+    r.queues = std::make_unique<QueueSampler>(
+        &e.sched, e.fabric.get(), TimeFromNs(scenario.run().queue_sample_interval_ns()));
+    r.queues->Start();
+  }
 
   const Time stop =
       scenario.run().stop_ns() > 0 ? TimeFromNs(scenario.run().stop_ns()) : Time::Infinite();

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "control/emulation.h"
+#include "control/queue_sampler.h"
 #include "control/rate_sampler.h"
 #include "core/status.h"
 #include "proto/scenario.pb.h"
@@ -24,8 +25,9 @@ struct SoftwareRunResult {
   Time simulated_time;
   uint64_t events = 0;
   double wall_time_s = 0;
-  bool stopped_early = false;          // run.stop_ns came before all traffic was delivered
-  std::unique_ptr<RateSampler> rates;  // set when run.rate_sample_interval_ns > 0
+  bool stopped_early = false;            // run.stop_ns came before all traffic was delivered
+  std::unique_ptr<RateSampler> rates;    // set when run.rate_sample_interval_ns > 0
+  std::unique_ptr<QueueSampler> queues;  // set when run.queue_sample_interval_ns > 0
 };
 
 StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,

@@ -83,6 +83,7 @@ class alignas(64) EgressPort final : public EventHandler {
   Rate rate() const { return rate_; }
   Time delay() const { return delay_; }
   uint32_t queue_bytes(int q) const { return queues_[q].bytes; }
+  uint32_t max_queue_bytes(int q) const { return queues_[q].max_bytes; }
   uint32_t queue_packets(int q) const { return static_cast<uint32_t>(queues_[q].fifo.size()); }
   uint64_t packets_in_flight() const { return wire_.size(); }
   PortCounters counters() const;
