@@ -2,10 +2,8 @@
 // at the rate the two inputs exceed the output by, and the CSV the run writes.
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <map>
 #include <string>
-#include <utility>
 
 #include "control/queue_sampler.h"
 #include "control/scenario_loader.h"
@@ -71,19 +69,6 @@ TEST(QueueDepthScenarioTest, TheBottleneckQueueGrowsByTheExcessOfItsInputs) {
             std::string::npos);
   EXPECT_EQ(depth_at_us.rbegin()->second, 0u);
   EXPECT_LE(run->queues->samples().back().at, run->simulated_time + Time::FromUs(5));
-}
-
-// The field that turns the sampler on takes what the rate sampler's does: 0 (off) or at least a
-// nanosecond, refused on its line otherwise.
-TEST(QueueDepthScenarioTest, IntervalIsZeroOrAtLeastOneNanosecond) {
-  const std::string head = "topology { fat_tree { k: 4 } }\n";
-  EXPECT_TRUE(LoadScenarioText(head + "run { queue_sample_interval_ns: 0 }", "q.textproto").ok());
-  EXPECT_TRUE(LoadScenarioText(head + "run { queue_sample_interval_ns: 1 }", "q.textproto").ok());
-  const auto bad =
-      LoadScenarioText(head + "run {\n  queue_sample_interval_ns: 0.5\n}", "q.textproto");
-  ASSERT_FALSE(bad.ok());
-  EXPECT_EQ(bad.status().message(),
-            "q.textproto:3: run.queue_sample_interval_ns: must be 0 (off) or >= 1, got 0.5");
 }
 
 }  // namespace

@@ -77,19 +77,20 @@ TEST(RateSamplerTest, CsvHasOneRowPerSampleInNanoseconds) {
             "2000.000,4,1000000\n");
 }
 
-// The scenario field that turns the sampler on: 0 (off) and whole nanoseconds load; a fraction
-// of a nanosecond is refused on its line, naming the field.
-TEST(RateSamplerTest, ScenarioIntervalIsZeroOrAtLeastOneNanosecond) {
+// The scenario fields that turn the samplers on (rates.csv, queues.csv): 0 (off) and whole
+// nanoseconds load; a fraction of a nanosecond is refused on its line, naming the field.
+TEST(RateSamplerTest, SampleIntervalsAreZeroOrAtLeastOneNanosecond) {
   const std::string head = "topology { fat_tree { k: 4 } }\n";
-  EXPECT_TRUE(LoadScenarioText(head + "run { rate_sample_interval_ns: 0 }", "r.textproto").ok());
-  EXPECT_TRUE(LoadScenarioText(head + "run { rate_sample_interval_ns: 1 }", "r.textproto").ok());
-  const auto bad =
-      LoadScenarioText(head + "run {\n  rate_sample_interval_ns: 0.5\n}", "r.textproto");
-  ASSERT_FALSE(bad.ok());
-  EXPECT_EQ(bad.status().message(),
-            "r.textproto:3: run.rate_sample_interval_ns: must be 0 (off) or >= 1, got 0.5");
-  EXPECT_FALSE(
-      LoadScenarioText(head + "run { rate_sample_interval_ns: -1000 }", "r.textproto").ok());
+  for (const std::string field : {"rate_sample_interval_ns", "queue_sample_interval_ns"}) {
+    SCOPED_TRACE(field);
+    EXPECT_TRUE(LoadScenarioText(head + "run { " + field + ": 0 }", "r.textproto").ok());
+    EXPECT_TRUE(LoadScenarioText(head + "run { " + field + ": 1 }", "r.textproto").ok());
+    const auto bad = LoadScenarioText(head + "run {\n  " + field + ": 0.5\n}", "r.textproto");
+    ASSERT_FALSE(bad.ok());
+    EXPECT_EQ(bad.status().message(),
+              "r.textproto:3: run." + field + ": must be 0 (off) or >= 1, got 0.5");
+    EXPECT_FALSE(LoadScenarioText(head + "run { " + field + ": -1000 }", "r.textproto").ok());
+  }
   EXPECT_TRUE(
       LoadScenarioText(head + "nic { cc { hpcc {} } } run { rate_sample_interval_ns: 1000 }",
                        "r.textproto")
