@@ -65,6 +65,17 @@ StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
                            std::to_string(e.sched.Now().ns()) +
                            " ns; the fabric holds more packets than it was sized for");
     }
+    // The samplers keep their rows in memory until the run ends: a grid too fine for the fabric
+    // and the run's length stops the run with a way out, rather than exhausting memory.
+    const size_t rows = (r.rates != nullptr ? r.rates->samples().size() : 0) +
+                        (r.queues != nullptr ? r.queues->samples().size() : 0);
+    if (rows > options.max_sample_rows) {
+      return Status::Error(
+          "rates.csv and queues.csv would hold more than " +
+          std::to_string(options.max_sample_rows) + " rows by simulated " +
+          std::to_string(e.sched.Now().ns()) +
+          " ns; raise run.rate_sample_interval_ns or run.queue_sample_interval_ns");
+    }
     if (ran < kEventsPerSlice) break;
     if (options.progress != nullptr && Clock::now() >= next_report) {
       PrintProgress(*options.progress, e, r.events,

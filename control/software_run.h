@@ -1,6 +1,7 @@
 // Software mode: the fabric in virtual time, as fast as the CPU allows, deterministic for a seed.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <ostream>
 #include <string>
@@ -13,11 +14,16 @@
 
 namespace fe::control {
 
+// At most this many rows in rates.csv and queues.csv together (about 0.5 GB while the run holds
+// them); a run that would sample more stops with an error naming the intervals.
+inline constexpr size_t kMaxSampleRows = 20'000'000;
+
 struct SoftwareRunOptions {
   uint64_t seed = 1;
   std::string scenario_dir = ".";
   std::ostream* progress = nullptr;  // a progress line about once a second, if set
   std::string out_dir = ".";         // where the scenario's capture file, if any, is written
+  size_t max_sample_rows = kMaxSampleRows;
 };
 
 struct SoftwareRunResult {

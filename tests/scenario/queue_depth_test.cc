@@ -71,5 +71,23 @@ TEST(QueueDepthScenarioTest, TheBottleneckQueueGrowsByTheExcessOfItsInputs) {
   EXPECT_LE(run->queues->samples().back().at, run->simulated_time + Time::FromUs(5));
 }
 
+// The samplers hold their rows until the run ends: a grid too fine for the run stops it with an
+// error that names the intervals to raise, instead of exhausting memory. (The default bound is
+// 20 million rows; a small one here.)
+TEST(QueueDepthScenarioTest, TooManyRowsStopTheRunWithAWayOut) {
+  auto scenario = LoadScenarioText(kIncast, "incast.textproto");
+  ASSERT_TRUE(scenario.ok()) << scenario.status().message();
+  SoftwareRunOptions options;
+  options.max_sample_rows = 20;
+  auto run = RunSoftware(*scenario, options);
+  ASSERT_FALSE(run.ok());
+  EXPECT_NE(run.status().message().find("more than 20 rows"), std::string::npos);
+  EXPECT_NE(run.status().message().find(
+                "raise run.rate_sample_interval_ns or run.queue_sample_interval_ns"),
+            std::string::npos);
+  options.max_sample_rows = kMaxSampleRows;
+  EXPECT_TRUE(RunSoftware(*scenario, options).ok());
+}
+
 }  // namespace
 }  // namespace fe::control
