@@ -11,6 +11,7 @@
 #include "dataplane/fabric.h"
 #include "dataplane/packet.h"
 #include "dataplane/packet_pool.h"
+#include "ipv4_checksum.h"
 #include "topology/fat_tree.h"
 #include "topology/routes.h"
 
@@ -25,16 +26,7 @@ constexpr int kSwitchesOnPath = 5;
 constexpr size_t kTtlByte = 14 + 8;        // Ethernet header, then IPv4 byte 8 (RFC 791)
 constexpr size_t kChecksumByte = 14 + 10;  // IPv4 bytes 10-11
 
-// RFC 791's header checksum from scratch: the one's complement of the one's-complement sum of
-// the header's 16-bit words, the checksum field taken as zero.
-uint16_t Ipv4Checksum(const uint8_t* ip) {
-  uint32_t sum = 0;
-  for (int i = 0; i < 20; i += 2) {
-    if (i != 10) sum += (ip[i] << 8) | ip[i + 1];
-  }
-  while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
-  return static_cast<uint16_t>(~sum);
-}
+using testing::Ipv4ChecksumFromScratch;
 
 // A 60-byte UDP frame from host 0 (198.18.0.1) to host 15 (198.18.0.16) with the given TTL,
 // written byte by byte from RFC 791 and RFC 768 rather than with the emulator's encoder.
@@ -45,7 +37,7 @@ Bytes UdpFrame(uint8_t ttl) {
   b.insert(b.end(), ip.begin(), ip.end());
   b.insert(b.end(), {0x9c, 0x40, 0x13, 0x88, 0, 26, 0, 0});  // UDP 40000 -> 5000, length 26
   b.resize(60, 0xab);                                        // 18 payload bytes
-  const uint16_t c = Ipv4Checksum(&b[14]);
+  const uint16_t c = Ipv4ChecksumFromScratch(&b[14]);
   b[kChecksumByte] = static_cast<uint8_t>(c >> 8);
   b[kChecksumByte + 1] = static_cast<uint8_t>(c);
   return b;
@@ -121,7 +113,7 @@ TEST(TtlTest, EachOfTheFiveSwitchesDecrementsOnceAndKeepsTheChecksumValid) {
   EXPECT_EQ(got[kTtlByte], 64 - kSwitchesOnPath);
   const uint16_t checksum =
       static_cast<uint16_t>((got[kChecksumByte] << 8) | got[kChecksumByte + 1]);
-  EXPECT_EQ(checksum, Ipv4Checksum(&got[14]));
+  EXPECT_EQ(checksum, Ipv4ChecksumFromScratch(&got[14]));
   // Nothing else is rewritten: the switches route on IP and never touch MACs or payload.
   for (size_t i = 0; i < sent.size(); ++i) {
     if (i != kTtlByte && i != kChecksumByte && i != kChecksumByte + 1) {
