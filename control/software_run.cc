@@ -37,6 +37,8 @@ StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
   StatusOr<std::unique_ptr<dp::PcapngWriter>> capture =
       AttachCapture(scenario, options.out_dir, &e);
   if (!capture.ok()) return capture.status();
+  // A capture file lists frames in the order they were sent: one event at a time then.
+  if (*capture == nullptr) e.sched.EnableWindows(e.fabric->lookahead(), e.fabric->num_domains());
   if (scenario.run().rate_sample_interval_ns() > 0) {
     StatusOr<dp::NicParams> nic = BuildNicParams(scenario.nic());
     if (!nic.ok()) return nic.status();

@@ -56,8 +56,22 @@ EventQueue::~EventQueue() = default;
 Event EventQueue::Pop() {
   Settle();
   --size_;
-  if (FromLate()) return late_.Pop();
-  return run_[run_pos_++];
+  const Event e = FromLate() ? late_.Pop() : run_[run_pos_++];
+  if (size_ == 0) drained_ = BucketOf(e.at);
+  return e;
+}
+
+void EventQueue::PopBefore(Time end, std::vector<Event>* out) {
+  while (size_ > 0) {
+    if (RunDone() && late_.empty()) {
+      const int64_t next = near_ > 0 ? NextOccupied(cursor_) : BucketOf(far_.top().at);
+      if (next > BucketOf(end)) return;
+      NextRun();
+    }
+    if (!(top().at < end)) return;
+    out->push_back(Pop());
+  }
+  drained_ = BucketOf(end);
 }
 
 EventQueue::Chunk* EventQueue::NewChunk() {

@@ -61,8 +61,9 @@ class EventQueue {
   // of scheduling an event, and the event's fields then go straight into their slot.
   void Push(const Event& e) {
     const int64_t b = BucketOf(e.at);
-    // An empty queue's window starts at its first event.
-    if (size_ == 0) cursor_ = b - 1;
+    // An empty queue's window starts where it was last drained to: a later push may still come
+    // before this one.
+    if (size_ == 0) cursor_ = (b < drained_ ? b : drained_) - 1;
     ++size_;
     if (b > cursor_ && b < cursor_ + kBuckets) {
       Append(b, e);
@@ -74,6 +75,10 @@ class EventQueue {
   }
   // Removes the earliest event; the queue must not be empty.
   Event Pop();
+  // Moves every event before `end` to the back of *out, in order. Unlike a loop of top() and
+  // Pop(), it never moves the window past end's bucket, so events pushed afterwards at or after
+  // `end` still go into buckets rather than the late heap.
+  void PopBefore(Time end, std::vector<Event>* out);
   // The event k places behind the next in the sorted bucket being popped (k = 0: the next
   // itself), or nullptr when the bucket holds no such event. Only for prefetching: an event
   // pushed since the bucket was sorted may come before it.
@@ -145,6 +150,8 @@ class EventQueue {
   std::vector<Event> scratch_;
   std::vector<size_t> bounds_;
   int64_t cursor_ = 0;  // absolute index of the bucket the run came from
+  // Once the queue is empty: the bucket of the time it was emptied at (no push may be earlier).
+  int64_t drained_ = 0;
   // Events pushed into buckets up to the cursor's after their run was sorted.
   EventHeap late_;
   std::array<Bucket, kBuckets> buckets_{};          // buckets after the cursor's, by slot

@@ -2,6 +2,15 @@
 // Events run in (time, insertion order), which makes a run deterministic. The scheduler holds the
 // model's notion of "now"; software mode advances it to each event, real-time mode advances it
 // from the TSC (see dataplane/realtime_loop) and runs what is due.
+//
+// Domains. A model may split its elements into domains (a fabric: one per switch and per NIC)
+// that share no state except through links, whose propagation delay is at least a lookahead L.
+// Software mode then runs time in windows of at most L: within a window no domain can affect
+// another, so each domain runs all of its window's events in turn, with its own state hot in
+// cache, instead of the fabric's events interleaving across a working set far larger than the
+// caches. Events of domain 0 (samplers, tests' probes) see the whole model at one instant: no
+// window spans one, and at equal times they run first. Within a domain events keep (time,
+// insertion order); across domains the order is fixed by the run, so a run stays deterministic.
 #pragma once
 
 #include <cstddef>
@@ -23,10 +32,20 @@ class EventHandler {
   // address from its own state and arg, at stage 1 what those lines lead to. The misses of
   // several events then overlap instead of each stalling in turn. Changes nothing.
   virtual void Prefetch(uint64_t /*arg*/, int /*stage*/) const {}
+
+  // The domain whose state this handler's events touch (see the Scheduler); 0 by default.
+  uint32_t event_domain() const { return event_domain_; }
+  void set_event_domain(uint32_t domain) { event_domain_ = domain; }
+
+ private:
+  uint32_t event_domain_ = 0;
 };
 
 class Scheduler {
  public:
+  // Domains are numbered below this.
+  static constexpr uint32_t kMaxDomains = 1u << 24;
+
   Scheduler() = default;
   Scheduler(const Scheduler&) = delete;
   Scheduler& operator=(const Scheduler&) = delete;
@@ -34,31 +53,53 @@ class Scheduler {
   const Clock& clock() const { return clock_; }
   Time Now() const { return clock_.Now(); }
 
-  // Schedules handler->OnEvent(arg) at time `at` (clamped to now: the past cannot be changed).
+  // Schedules handler->OnEvent(arg) at time `at` (clamped to now: the past cannot be changed),
+  // in the handler's domain.
   void At(Time at, EventHandler* handler, uint64_t arg = 0) {
+    AtIn(handler->event_domain(), at, handler, arg);
+  }
+  // The same in `domain`: an event that touches another domain's state than its handler's own
+  // (a frame reaching the far end of a link). Across domains, `at` must be at least the
+  // lookahead past now.
+  void AtIn(uint32_t domain, Time at, EventHandler* handler, uint64_t arg = 0) {
     if (at < clock_.Now()) at = clock_.Now();
-    queue_.Push(Event{at, next_seq_++, handler, arg});
+    // The domain rides in the low bits of the sequence number: it keeps the event 32 bytes and
+    // leaves the insertion order, in the high bits, deciding ties.
+    const Event e{at, (next_seq_++ << kDomainBits) | domain, handler, arg};
+    if (lookahead_ == Time::Zero()) {
+      queue_.Push(e);
+    } else {
+      PushWindowed(e);
+    }
   }
   void After(Time delay, EventHandler* handler, uint64_t arg = 0) {
     At(Now() + delay, handler, arg);
   }
 
-  bool empty() const { return queue_.empty(); }
-  size_t pending() const { return queue_.size(); }
+  // Software mode: from now on RunUntil runs windows of at most `lookahead` (Zero: one event at
+  // a time, in a single order). The model must guarantee that no event of one domain schedules
+  // an event of another less than `lookahead` ahead, and `domains` must exceed every domain in
+  // use. Real-time mode never enables it: its events run as the TSC reaches them.
+  void EnableWindows(Time lookahead, uint32_t domains);
+  Time lookahead() const { return lookahead_; }
+
+  bool empty() const { return queue_.empty() && global_.empty(); }
+  size_t pending() const { return queue_.size() + global_.size(); }
   uint64_t events_run() const { return events_run_; }
 
   // Software mode: runs events in order until none is left, the next is after `until`, or
-  // max_events have run (so a caller can report progress between slices). Returns how many ran.
+  // max_events have run (so a caller can report progress between slices; with windows, the
+  // window that reaches max_events completes). Returns how many ran.
   uint64_t RunUntil(Time until, uint64_t max_events = UINT64_MAX);
-  // Runs exactly one event if there is one; returns false when empty.
+  // Runs exactly one event, the earliest, if there is one; returns false when empty.
   bool RunOne();
   // RunUntil that calls before_each(due time) just before each event runs: real-time mode
   // measures from it how late each event ran. A template, so plain RunUntil pays nothing.
   template <typename BeforeEach>
   uint64_t RunUntilObserved(Time until, BeforeEach&& before_each) {
     uint64_t n = 0;
-    while (!queue_.empty() && queue_.top().at <= until) {
-      before_each(queue_.top().at);
+    while (!empty() && NextAt() <= until) {
+      before_each(NextAt());
       RunOne();
       ++n;
     }
@@ -71,13 +112,93 @@ class Scheduler {
   }
 
  private:
+  static constexpr int kDomainBits = 24;
   // How far ahead the scheduler warms events: their handler objects at three times the
   // distance, then what each handler asks for at stage 0 and 1.
   static constexpr size_t kPrefetchDistance = 4;
+
+  static uint32_t DomainOf(const Event& e) {
+    return static_cast<uint32_t>(e.seq & (kMaxDomains - 1));
+  }
+  Time NextAt();
+  void Run(const Event& e) {
+    clock_.AdvanceTo(e.at);
+    ++events_run_;
+    e.handler->OnEvent(e.arg);
+  }
+  void PushWindowed(const Event& e) {
+    const uint32_t domain = DomainOf(e);
+    if (in_window_ && e.at < window_end_) {
+      if (domain != running_domain_) [[unlikely]] {
+        LookaheadViolated(e);
+      }
+      local_.Push(e);
+    } else if (domain == 0) {
+      global_.Push(e);
+    } else {
+      queue_.Push(e);
+    }
+  }
+  [[noreturn]] void LookaheadViolated(const Event& e) const;
+  // Runs every domain event before `end`, a domain at a time; returns how many ran.
+  uint64_t RunWindow(Time end);
+  // Orders window_ by domain (in the order domains first appear, each keeping time order)
+  // into ordered_, with each domain's range in spans_.
+  void GroupByDomain();
+
   EventQueue queue_;
   uint64_t next_seq_ = 0;
   uint64_t events_run_ = 0;
   VirtualClock clock_;
+
+  // Windowed mode.
+  Time lookahead_ = Time::Zero();
+  EventHeap global_;  // domain 0's events
+  // Set while a window runs: events of the running domain due before window_end_ go to local_.
+  bool in_window_ = false;
+  Time window_end_;
+  uint32_t running_domain_ = 0;
+  // The running domain's own events due in the window, sorted. Few, and mostly pushed after
+  // the rest (a transmission's end, the next arrival on a link), so an insertion from the back
+  // is cheaper than a heap's sifting.
+  class SortedEvents {
+   public:
+    bool empty() const { return head_ == v_.size(); }
+    const Event& top() const { return v_[head_]; }
+    Event Pop() {
+      const Event e = v_[head_++];
+      if (head_ == v_.size()) {
+        v_.clear();
+        head_ = 0;
+      }
+      return e;
+    }
+    void Push(const Event& e) {
+      size_t i = v_.size();
+      v_.emplace_back();
+      for (; i > head_ && e.Before(v_[i - 1]); --i) v_[i] = v_[i - 1];
+      // Field by field, from the registers the caller built them in (see EventQueue::Append).
+      Event& slot = v_[i];
+      slot.at = e.at;
+      slot.seq = e.seq;
+      slot.handler = e.handler;
+      slot.arg = e.arg;
+    }
+
+   private:
+    std::vector<Event> v_;
+    size_t head_ = 0;
+  };
+  SortedEvents local_;
+  std::vector<Event> window_;
+  std::vector<Event> ordered_;
+  struct Span {
+    uint32_t begin;
+    uint32_t end;
+  };
+  std::vector<Span> spans_;
+  std::vector<uint32_t> rank_;  // by domain: its index in spans_ this window, or kNoRank
+  std::vector<uint32_t> event_rank_;
 };
 
 }  // namespace fe

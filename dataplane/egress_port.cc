@@ -9,13 +9,12 @@ namespace fe::dp {
 
 namespace {
 
-// A frame's lines that its receive reads: the mbuf, its metadata and its headers. The header
-// address is computed from the pool layout so the prefetch itself does not miss (software-mode
-// pools keep no headroom).
+// A frame's lines that its receive reads: the mbuf's first (with the metadata) and the headers. The
+// header address is computed from the pool layout so the prefetch itself does not miss
+// (software-mode pools keep no headroom).
 void PrefetchForReceive(const rte_mbuf* m) {
   const char* base = reinterpret_cast<const char*>(m);
   __builtin_prefetch(base);
-  __builtin_prefetch(base + sizeof(rte_mbuf));
   __builtin_prefetch(base + sizeof(rte_mbuf) + kPacketPrivBytes);
 }
 
@@ -193,7 +192,7 @@ void EgressPort::Transmit(rte_mbuf* m, uint32_t frame_bytes) {
   const bool was_empty = wire_.empty();
   const Time arrival = busy_until_ + delay_;
   wire_.push(InFlight{m, arrival});
-  if (was_empty) sched_->At(arrival, this, reinterpret_cast<uint64_t>(m));
+  if (was_empty) sched_->AtIn(peer_domain_, arrival, this, reinterpret_cast<uint64_t>(m));
 }
 
 void EgressPort::OnEvent(uint64_t what) {
@@ -221,7 +220,8 @@ void EgressPort::OnEvent(uint64_t what) {
     // The next frame on this link arrives many events from now: its lines may not stay in the
     // core's caches until then, but they leave memory early (k = 8: about 12% faster).
     PrefetchForReceive(wire_.front().m);
-    sched_->At(wire_.front().arrival, this, reinterpret_cast<uint64_t>(wire_.front().m));
+    sched_->AtIn(peer_domain_, wire_.front().arrival, this,
+                 reinterpret_cast<uint64_t>(wire_.front().m));
   }
 }
 

@@ -40,9 +40,11 @@ class alignas(64) EgressPort final : public EventHandler {
   EgressPort(Scheduler* sched, Rate rate, Time delay) : sched_(sched), rate_(rate), delay_(delay) {}
   EgressPort(EgressPort&&) noexcept = default;
 
-  void ConnectPeer(PacketReceiver* peer, uint16_t peer_port) {
+  // Frames reach `peer` as its port `peer_port`, as events of the peer's scheduler domain.
+  void ConnectPeer(PacketReceiver* peer, uint16_t peer_port, uint32_t peer_domain = 0) {
     peer_ = peer;
     peer_port_ = peer_port;
+    peer_domain_ = peer_domain;
   }
   void SetSource(PacketSource* source) { source_ = source; }
   // The source's packets travel on this priority: while it is paused the source is not asked.
@@ -163,6 +165,7 @@ class alignas(64) EgressPort final : public EventHandler {
   Time busy_until_;
   Rate rate_;
   Time delay_;
+  uint32_t peer_domain_ = 0;
   uint16_t peer_port_ = 0;
   uint16_t local_port_ = 0;
   bool tx_event_pending_ = false;

@@ -36,7 +36,7 @@ void ExternalHost::OnRx(rte_mbuf* const* frames, uint16_t n) {
   for (uint16_t i = 0; i < n; ++i) {
     rte_mbuf* m = frames[i];
     // The private area holds whatever the mbuf's previous life left there.
-    Meta(m) = PacketMeta{};
+    ResetMeta(m);
     ++counters_.rx_frames;
     if (rte_pktmbuf_data_len(m) < kEthHeaderBytes) {
       DropRx(m, DropReason::kRunt);
@@ -123,7 +123,7 @@ void ExternalHost::OnIpv4(rte_mbuf* m) {
 }
 
 void ExternalHost::Receive(uint16_t /*local_port*/, rte_mbuf* m) {
-  if (Meta(m).virtual_bytes != 0) {
+  if (VirtualBytes(m) != 0) {
     ++counters_.tx_virtual_dropped;
     rte_pktmbuf_free(m);
     return;
@@ -159,7 +159,7 @@ void ExternalHost::ProbeHostMac(Time now) {
     rte_pktmbuf_free(m);
     return;
   }
-  Meta(m) = PacketMeta{};
+  ResetMeta(m);
   std::memset(eth->dst_addr.addr_bytes, 0xff, RTE_ETHER_ADDR_LEN);
   rte_ether_addr_copy(&kEmulatorMac, &eth->src_addr);
   eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP);

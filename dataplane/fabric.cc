@@ -3,6 +3,7 @@
 #include <rte_errno.h>
 #include <rte_mbuf.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <span>
 #include <string>
@@ -12,6 +13,10 @@
 #include "dataplane/packet_pool.h"
 
 namespace fe::dp {
+
+namespace {
+uint32_t DomainOf(topo::NodeId n) { return static_cast<uint32_t>(n) + 1; }
+}  // namespace
 
 Time PathBaseRtt(const topo::Graph& graph, const topo::RouteTable& routes, uint32_t src_host,
                  uint32_t dst_host, uint32_t mtu_payload_bytes) {
@@ -91,6 +96,7 @@ StatusOr<std::unique_ptr<Fabric>> Fabric::Create(const topo::Graph& graph,
       if (!config.ok()) return config.status();
       f->nics_[host] =
           std::make_unique<Nic>(host, sched, p, f->pool_, &f->messages_, *config, &f->hpcc_);
+      f->nics_[host]->set_event_domain(DomainOf(n));
       p->SetSource(f->nics_[host].get());
       p->SetSourcePriority(nic_priority);
       receiver[n] = f->nics_[host].get();
@@ -111,13 +117,15 @@ StatusOr<std::unique_ptr<Fabric>> Fabric::Create(const topo::Graph& graph,
       w.sched = sched;
       w.pool = f->pool_;
       f->switches_.push_back(std::make_unique<Switch>(w, std::move(config).value()));
+      f->switches_.back()->set_event_domain(DomainOf(n));
       receiver[n] = f->switches_.back().get();
     }
   }
   for (topo::NodeId n = 0; n < nodes.size(); ++n) {
     for (uint16_t p = 0; p < nodes[n].links.size(); ++p) {
       const topo::PortRef peer = graph.Peer(topo::PortRef{n, p});
-      f->port(n, p).ConnectPeer(receiver[peer.node], peer.port);
+      f->port(n, p).set_event_domain(DomainOf(n));
+      f->port(n, p).ConnectPeer(receiver[peer.node], peer.port, DomainOf(peer.node));
       f->port(n, p).SetReverse(&f->port(peer.node, peer.port));
     }
   }
@@ -181,6 +189,12 @@ EgressPort& Fabric::AttachExternal(uint32_t host, PacketReceiver* receiver) {
   EgressPort& uplink = port(node, 0);
   uplink.SetSource(nullptr);
   return uplink;
+}
+
+Time Fabric::lookahead() const {
+  Time shortest = Time::Infinite();
+  for (const EgressPort& p : ports_) shortest = std::min(shortest, p.delay());
+  return ports_.empty() ? Time::Zero() : shortest;
 }
 
 uint64_t Fabric::messages_delivered() const {

@@ -101,6 +101,12 @@ class Fabric {
   // Mbufs currently taken from the pool (queued, on the wire or held by an element).
   uint32_t mbufs_in_use() const;
 
+  // Each node (switch or host) is a scheduler domain of its own, numbered from 1: nodes meet
+  // only over links, so the shortest link delay is how far apart in time they can run
+  // (Scheduler::EnableWindows). Zero when some link has no delay.
+  uint32_t num_domains() const { return static_cast<uint32_t>(graph_.nodes().size()) + 1; }
+  Time lookahead() const;
+
  private:
   Fabric(const topo::Graph& graph, const topo::RouteTable& routes, const FabricParams& params,
          Scheduler* sched)

@@ -39,7 +39,10 @@ StampedHop Load(const uint8_t* p) {
 
 }  // namespace
 
-void InitIntStack(rte_mbuf* m, bool collect) { Meta(m).int_stack[0] = collect ? kCollect : 0; }
+void InitIntStack(rte_mbuf* m, bool collect) {
+  SetCollectsInt(m, collect);
+  Meta(m).int_stack[0] = collect ? kCollect : 0;
+}
 
 void StampInt(rte_mbuf* m, const cong::IntHop& hop) {
   uint8_t* stack = Meta(m).int_stack;
@@ -57,6 +60,12 @@ void StampInt(rte_mbuf* m, const cong::IntHop& hop) {
 }
 
 void CopyIntStack(const rte_mbuf* from, rte_mbuf* to) {
+  SetCollectsInt(to, false);
+  // Without HPCC nothing was collected: the echo's private area stays out of the cache.
+  if (!CollectsInt(from)) {
+    Meta(to).int_stack[0] = 0;
+    return;
+  }
   std::memcpy(Meta(to).int_stack, Meta(from).int_stack, 1 + kMaxStampedHops * kRecordBytes);
   Meta(to).int_stack[0] &= static_cast<uint8_t>(~kCollect);
 }

@@ -34,9 +34,6 @@ inline constexpr uint32_t kIntQueueUnitBytes = 128;
 // Header byte of the stack: bit 7 = collecting, bits 0..2 = records stamped.
 inline constexpr uint8_t kIntCollectFlag = 0x80;
 
-// Whether m collects telemetry: one metadata byte, read where the metadata is already in cache.
-inline bool CollectsInt(const rte_mbuf* m) { return (Meta(m).int_stack[0] & kIntCollectFlag) != 0; }
-
 // Marks m as collecting telemetry (a NIC's data packet under HPCC) or not, with an empty stack.
 // Every packet a NIC builds passes here: mbufs are reused and their metadata is not cleared.
 void InitIntStack(rte_mbuf* m, bool collect);

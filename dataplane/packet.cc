@@ -26,7 +26,7 @@ DropReason ToDropReason(ParseError e) {
 
 ParseError ParseHeaders(const rte_mbuf* m, HeaderView* out) {
   const uint32_t stored = rte_pktmbuf_data_len(m);
-  const uint32_t frame = rte_pktmbuf_pkt_len(m) + Meta(m).virtual_bytes;
+  const uint32_t frame = rte_pktmbuf_pkt_len(m) + VirtualBytes(m);
   if (stored < kEthHeaderBytes) return ParseError::kRunt;
   const auto* p = rte_pktmbuf_mtod(m, const uint8_t*);
   const auto* eth = reinterpret_cast<const rte_ether_hdr*>(p);
@@ -116,7 +116,7 @@ uint8_t* WriteHeaders(rte_mbuf* m, const RoceFields& f, uint32_t stored_extra,
 
 bool WriteRocePacket(rte_mbuf* m, const RoceFields& f, uint32_t payload_bytes) {
   if (WriteHeaders(m, f, 0, payload_bytes + kIcrcBytes) == nullptr) return false;
-  Meta(m).virtual_bytes = payload_bytes + kIcrcBytes;
+  SetVirtualBytes(m, payload_bytes + kIcrcBytes);
   return true;
 }
 
@@ -125,7 +125,7 @@ bool WriteRoceAck(rte_mbuf* m, const RoceFields& f, uint8_t syndrome, uint32_t m
   if (aeth == nullptr) return false;
   aeth[0] = syndrome;
   Store24(aeth + 1, msn & 0xffffff);
-  Meta(m).virtual_bytes = kIcrcBytes;
+  SetVirtualBytes(m, kIcrcBytes);
   return true;
 }
 
@@ -134,7 +134,7 @@ bool WriteRoceCnp(rte_mbuf* m, const RoceFields& f) {
   // as zeros): carried like a payload, they leave the stored headers within the 64 bytes every
   // other emulated frame fits.
   if (WriteHeaders(m, f, 0, kCnpReservedBytes + kIcrcBytes) == nullptr) return false;
-  Meta(m).virtual_bytes = kCnpReservedBytes + kIcrcBytes;
+  SetVirtualBytes(m, kCnpReservedBytes + kIcrcBytes);
   return true;
 }
 

@@ -14,10 +14,13 @@
 
 namespace fe::dp {
 
-// Per-packet metadata in the mbuf private area; 64 bytes so the area keeps the mbuf aligned.
+// Per-packet metadata. What every hop reads (the virtual length and whether the packet collects
+// INT) sits in the mbuf's first cache line, in its `hash` field, which software mode never fills
+// and no driver reads on transmit (receive paths call ResetMeta, as drivers may write it): a hop
+// then touches two lines of a packet, that one and its headers. HPCC's INT stack, read only by
+// the ports that stamp it, is in the private area.
 struct PacketMeta {
-  uint32_t virtual_bytes;  // bytes of the frame not stored in the mbuf (payload and ICRC)
-  uint8_t int_stack[60];   // HPCC in-band telemetry collected along the path (int_stamp.h)
+  uint8_t int_stack[64];  // HPCC in-band telemetry collected along the path (int_stamp.h)
 };
 static_assert(sizeof(PacketMeta) == 64);
 inline constexpr uint16_t kPacketPrivBytes = sizeof(PacketMeta);
@@ -27,9 +30,23 @@ inline const PacketMeta& Meta(const rte_mbuf* m) {
   return *static_cast<const PacketMeta*>(rte_mbuf_to_priv(const_cast<rte_mbuf*>(m)));
 }
 
+// Bytes of the frame not stored in the mbuf (payload and ICRC).
+inline uint32_t VirtualBytes(const rte_mbuf* m) { return m->hash.usr; }
+inline void SetVirtualBytes(rte_mbuf* m, uint32_t bytes) { m->hash.usr = bytes; }
+// Whether m collects INT records at the switch ports it leaves (int_stamp.h sets it).
+inline bool CollectsInt(const rte_mbuf* m) { return m->hash.fdir.hi != 0; }
+inline void SetCollectsInt(rte_mbuf* m, bool collects) { m->hash.fdir.hi = collects ? 1 : 0; }
+// Clears all of m's metadata: for a frame from outside, whatever an earlier life of the mbuf or
+// the driver left there.
+inline void ResetMeta(rte_mbuf* m) {
+  SetVirtualBytes(m, 0);
+  SetCollectsInt(m, false);
+  Meta(m) = PacketMeta{};
+}
+
 // Frame length on the wire including FCS (the mbuf holds the frame without FCS).
 inline uint32_t FrameBytes(const rte_mbuf* m) {
-  return rte_pktmbuf_pkt_len(m) + Meta(m).virtual_bytes + kFcsBytes;
+  return rte_pktmbuf_pkt_len(m) + VirtualBytes(m) + kFcsBytes;
 }
 // Bytes of wire time a frame occupies, padding to the Ethernet minimum and adding preamble+IFG.
 inline constexpr uint32_t WireBytesOfFrame(uint32_t frame_bytes) {

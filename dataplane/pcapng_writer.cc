@@ -76,7 +76,7 @@ PcapngWriter::~PcapngWriter() {
 
 void PcapngWriter::Write(uint32_t interface, Time at, const rte_mbuf* m) {
   const uint32_t stored = rte_pktmbuf_pkt_len(m);
-  const uint32_t frame = stored + Meta(m).virtual_bytes;  // without FCS
+  const uint32_t frame = stored + VirtualBytes(m);  // without FCS
   const uint32_t block_len = 32 + Pad4(frame);
   const auto ts_ns = static_cast<uint64_t>(at.ps() / 1000);
   const uint32_t head[7] = {

@@ -33,7 +33,8 @@ bool WritePfcFrame(rte_mbuf* m, const uint8_t src_mac[6], const PfcFrame& frame)
   Store16(p + kClassEnableOffset, frame.class_enable);
   for (int i = 0; i < cong::kNumPriorities; ++i)
     Store16(p + kQuantaOffset + 2 * i, frame.quanta[i]);
-  Meta(m).virtual_bytes = 0;
+  SetVirtualBytes(m, 0);
+  SetCollectsInt(m, false);
   return true;
 }
 

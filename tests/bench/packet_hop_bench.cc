@@ -46,7 +46,7 @@ void BM_EgressPortRing(benchmark::State& state) {
   for (int i = 0; i < n * 8; ++i) {
     rte_mbuf* m = rte_pktmbuf_alloc(pool);
     rte_pktmbuf_append(m, 54);
-    dp::Meta(m).virtual_bytes = 4100;
+    dp::SetVirtualBytes(m, 4100);
     ports[i % n].Enqueue(m, 3);
   }
   uint64_t hops = 0;

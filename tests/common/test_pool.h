@@ -20,7 +20,7 @@ class TestPool {
   rte_mempool* get() const { return pool_; }
   rte_mbuf* Alloc() {
     rte_mbuf* m = rte_pktmbuf_alloc(pool_);
-    if (m != nullptr) Meta(m) = PacketMeta{};
+    if (m != nullptr) ResetMeta(m);
     return m;
   }
   unsigned in_use() const { return rte_mempool_in_use_count(pool_); }

@@ -17,7 +17,7 @@ rte_mbuf* Frame(testing::TestPool& pool, uint32_t frame_bytes) {
   rte_mbuf* m = pool.Alloc();
   // A frame of frame_bytes including FCS: 60 stored bytes, the rest virtual.
   rte_pktmbuf_append(m, 60);
-  Meta(m).virtual_bytes = frame_bytes - 60 - kFcsBytes;
+  SetVirtualBytes(m, frame_bytes - 60 - kFcsBytes);
   return m;
 }
 

@@ -27,7 +27,7 @@ rte_mbuf* Frame(testing::TestPool& pool, uint8_t queue, uint32_t frame_bytes) {
   auto* p = reinterpret_cast<uint8_t*>(rte_pktmbuf_append(m, 60));
   std::memset(p, 0, 60);
   p[0] = queue;
-  Meta(m).virtual_bytes = frame_bytes - 60 - kFcsBytes;
+  SetVirtualBytes(m, frame_bytes - 60 - kFcsBytes);
   return m;
 }
 

@@ -98,7 +98,7 @@ class ExternalHostTest : public ::testing::Test {
   rte_mbuf* Frame(const Bytes& b) {
     rte_mbuf* m = pool_.Alloc();
     std::memcpy(rte_pktmbuf_append(m, static_cast<uint16_t>(b.size())), b.data(), b.size());
-    Meta(m).virtual_bytes = 0xdead;  // OnRx must clear what an earlier life left
+    SetVirtualBytes(m, 0xdead);  // OnRx must clear what an earlier life left
     return m;
   }
   void Rx(const Bytes& b) {
@@ -196,7 +196,7 @@ TEST_F(ExternalHostTest, DeliveryRewritesMacsForTheRealHost) {
   Bytes b = Udp(6, 0, 5000, 10);
   std::swap_ranges(b.begin() + 26, b.begin() + 30, b.begin() + 30);  // swap src and dst IP
   rte_mbuf* m = Frame(b);
-  Meta(m) = PacketMeta{};
+  ResetMeta(m);
   host_->Receive(0, m);
   const Bytes out = PopOut();
   EXPECT_EQ(Bytes(out.begin(), out.begin() + 6), Bytes(kHostMac, kHostMac + 6));
@@ -206,8 +206,8 @@ TEST_F(ExternalHostTest, DeliveryRewritesMacsForTheRealHost) {
 
 TEST_F(ExternalHostTest, EmulatedFramesWithVirtualPayloadAreNotSentOut) {
   rte_mbuf* m = Frame(Udp(1, 0, 4791, 16));
-  Meta(m) = PacketMeta{};
-  Meta(m).virtual_bytes = 4096;
+  ResetMeta(m);
+  SetVirtualBytes(m, 4096);
   host_->Receive(0, m);
   EXPECT_TRUE(host_->outbox().empty());
   EXPECT_EQ(host_->counters().tx_virtual_dropped, 1u);

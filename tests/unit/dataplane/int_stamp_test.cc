@@ -102,7 +102,7 @@ struct StackSink : PacketReceiver {
 rte_mbuf* Frame(testing::TestPool& pool, uint32_t frame_bytes, bool collect) {
   rte_mbuf* m = pool.Alloc();
   rte_pktmbuf_append(m, 60);
-  Meta(m).virtual_bytes = frame_bytes - 60 - kFcsBytes;
+  SetVirtualBytes(m, frame_bytes - 60 - kFcsBytes);
   InitIntStack(m, collect);
   return m;
 }

@@ -224,7 +224,7 @@ TEST(PacketTest, MalformedFramesAreNamed) {
 
   rte_mbuf* truncated = pool.Alloc();
   ASSERT_TRUE(WriteRocePacket(truncated, DataFields(), 0));
-  Meta(truncated).virtual_bytes = 0;
+  SetVirtualBytes(truncated, 0);
   rte_pktmbuf_trim(truncated, 6);  // cut into the BTH
   auto* ip = rte_pktmbuf_mtod(truncated, uint8_t*) + 14;
   ip[2] = 0;

@@ -20,7 +20,7 @@ rte_mbuf* Frame(testing::TestPool& pool, uint32_t frame_bytes) {
   rte_mbuf* m = pool.Alloc();
   rte_pktmbuf_append(m, 60);  // zeroes are no MAC-control EtherType
   std::memset(rte_pktmbuf_mtod(m, uint8_t*), 0, 60);
-  Meta(m).virtual_bytes = frame_bytes - 60 - kFcsBytes;
+  SetVirtualBytes(m, frame_bytes - 60 - kFcsBytes);
   return m;
 }
 

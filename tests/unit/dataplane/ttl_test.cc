@@ -85,7 +85,7 @@ void Send(World* w, const Bytes& frame) {
   ASSERT_NE(m, nullptr);
   std::memcpy(rte_pktmbuf_append(m, static_cast<uint16_t>(frame.size())), frame.data(),
               frame.size());
-  Meta(m) = PacketMeta{};
+  ResetMeta(m);
   uplink.Enqueue(m, 0);
   w->sched.RunUntil(Time::Infinite());
 }
