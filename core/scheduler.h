@@ -60,7 +60,8 @@ class Scheduler {
   }
   // The same in `domain`: an event that touches another domain's state than its handler's own
   // (a frame reaching the far end of a link). Across domains, `at` must be at least the
-  // lookahead past now.
+  // lookahead past now; a run aborts on an event that would then run out of order (one due
+  // inside the window being run), the only kind that could change a result.
   void AtIn(uint32_t domain, Time at, EventHandler* handler, uint64_t arg = 0) {
     if (at < clock_.Now()) at = clock_.Now();
     // The domain rides in the low bits of the sequence number: it keeps the event 32 bytes and
