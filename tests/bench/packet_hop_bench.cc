@@ -62,9 +62,12 @@ void BM_EgressPortRing(benchmark::State& state) {
 }
 BENCHMARK(BM_EgressPortRing)->Arg(16)->Arg(4096);
 
-// Whole fabric: permutation of 2 MB messages, every hop through parse, ECMP route and queue.
+// Whole fabric: permutation of 2 MB messages, every hop through parse, ECMP route and queue,
+// in one global event order (windows:0) or in windows of one link delay as `fabric-emu run`
+// does (windows:1).
 void BM_FabricPermutation(benchmark::State& state) {
   const int k = static_cast<int>(state.range(0));
+  const bool windows = state.range(1) != 0;
   char text[512];
   std::snprintf(text, sizeof(text),
                 "name: \"bench\" topology { fat_tree { k: %d link_rate_gbps: 100 "
@@ -80,6 +83,7 @@ void BM_FabricPermutation(benchmark::State& state) {
   for (auto _ : state) {
     state.PauseTiming();
     auto e = control::BuildEmulation(*scenario, 1, ".", dp::PoolMemory::kHostPages);
+    if (windows) (*e)->sched.EnableWindows((*e)->fabric->lookahead(), (*e)->fabric->num_domains());
     state.ResumeTiming();
     (*e)->sched.RunUntil(Time::Infinite());
     hops += (*e)->fabric->Totals().packet_hops;
@@ -91,7 +95,11 @@ void BM_FabricPermutation(benchmark::State& state) {
   state.counters["ns_per_hop"] = benchmark::Counter(
       static_cast<double>(hops), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
-BENCHMARK(BM_FabricPermutation)->Arg(4)->Arg(8)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_FabricPermutation)
+    ->ArgsProduct({{4, 8}, {0, 1}})
+    ->ArgNames({"k", "windows"})
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(3);
 
 void BM_MemoryPerPacketAndMessage(benchmark::State& state) {
   // The software-mode pool, as a run creates it.
