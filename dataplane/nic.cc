@@ -212,10 +212,16 @@ void Nic::CatchUpDcqcn(uint32_t id, MessageState& msg) {
   if (msg.dcqcn.current_rate != before) Repace(id, msg);
 }
 
+Time Nic::NextSend(uint32_t id, const MessageState& msg, Time now) const {
+  if (config_.cc == CongestionControl::kDcqcn) return DcqcnNextSend(msg, now);
+  const Rate rate = (*hpcc_)[id].state.rate;
+  return std::max(now, msg.last_send + rate.SerializationTime(msg.last_send_wire_bytes));
+}
+
 void Nic::Repace(uint32_t id, MessageState& msg) {
   if (msg.last_send == Time::Infinite()) return;  // the first packet starts with the message
   const Time now = sched_->Now();
-  const Time at = DcqcnNextSend(msg, now);
+  const Time at = NextSend(id, msg, now);
   if (at == msg.next_send || (at == now && msg.next_send <= now)) return;  // due either way
   msg.next_send = at;
   // Enqueue places an idle QP by next_send, and Pull sends a ready one no earlier.
@@ -287,10 +293,8 @@ rte_mbuf* Nic::Pull() {
     msg.last_send_wire_bytes = static_cast<uint32_t>(wire_bytes);
     if (config_.cc == CongestionControl::kDcqcn) {
       cong::OnBytesSent(config_.dcqcn, msg.dcqcn, wire_bytes, now);
-      msg.next_send = DcqcnNextSend(msg, now);
-    } else {
-      msg.next_send = now + (*hpcc_)[id].state.rate.SerializationTime(wire_bytes);
     }
+    msg.next_send = NextSend(id, msg, now);
   }
   Enqueue(id);
   return m;
@@ -484,8 +488,11 @@ void Nic::OnHpccAck(const rte_mbuf* m, uint32_t id, MessageState& msg) {
   std::array<cong::IntHop, kMaxStampedHops> hops;
   for (uint32_t i = 0; i < n; ++i) hops[i] = ExpandIntHop(stamped[i], qp.state.last_hops[i]);
   // Sequence numbers in packets: max_psn_sent, unlike next_psn, never goes back.
+  const Rate before = qp.state.rate;
   cong::OnAck(qp.config, qp.state, std::span<const cong::IntHop>(hops.data(), n), msg.acked_packets,
               msg.max_psn_sent);
+  // A QP waiting out its gap takes the new rate at once, not after the gap of the old one.
+  if (qp.state.rate != before) Repace(id, msg);
   // The ACK freed room in the window, or the window grew.
   if (msg.send_queue == SendQueue::kNone && CanSend(id, msg)) {
     Enqueue(id);

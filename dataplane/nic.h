@@ -159,7 +159,10 @@ class Nic final : public PacketReceiver, public PacketSource, public EventHandle
   // the DCQCN rate of that instant as the increase timer will have moved it (no earlier than
   // now). msg.dcqcn must have replayed the expiries due by now.
   Time DcqcnNextSend(const MessageState& msg, Time now) const;
-  // The QP's DCQCN rate changed (a CNP, or expiries replayed): re-space its next packet.
+  // The same under either congestion control: under HPCC, one gap at the QP's current rate.
+  Time NextSend(uint32_t id, const MessageState& msg, Time now) const;
+  // The QP's rate changed (a CNP, DCQCN expiries replayed, an HPCC ACK): re-space its next
+  // packet from the start of its last one.
   void Repace(uint32_t id, MessageState& msg);
   // Replays the DCQCN expiries due by now into the QP's state, re-spacing it if its rate changed.
   void CatchUpDcqcn(uint32_t id, MessageState& msg);

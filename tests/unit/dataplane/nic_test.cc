@@ -9,6 +9,7 @@
 #include <memory>
 #include <vector>
 
+#include "dataplane/int_stamp.h"
 #include "dataplane/packet.h"
 #include "test_pool.h"
 
@@ -385,6 +386,102 @@ TEST(NicTest, HpccWindowBoundsTheBytesInFlight) {
   // ACK's serialisation and trip back, then packet 12's own serialisation.
   EXPECT_EQ(t[12] - t[0], Time::FromUs(10) + ser_ack + Time::FromUs(10) + ser_data);
   EXPECT_EQ(w.messages[0].bytes_delivered, 100'000u);
+  EXPECT_EQ(w.pool.in_use(), 0u);
+}
+
+// In front of the receiver, stamps each data packet with the INT record of a 100 Gb/s hop that
+// carried exactly this flow and held `queue_bytes` (a 400 KB queue for the first 300 packets,
+// none after), so the sender's HPCC first cuts its rate and then raises it ACK by ACK.
+class IntStamper final : public PacketReceiver {
+ public:
+  IntStamper(Scheduler* sched, PacketReceiver* next) : sched_(sched), next_(next) {}
+  void Receive(uint16_t port, rte_mbuf* m) override {
+    tx_bytes_ += WireBytes(m);
+    const uint32_t queue = ++seen_ <= 300 ? 400'000 : 0;
+    StampInt(m, cong::IntHop{tx_bytes_, sched_->Now(), Rate::FromGbps(100), queue});
+    next_->Receive(port, m);
+  }
+
+ private:
+  Scheduler* sched_;
+  PacketReceiver* next_;
+  uint64_t tx_bytes_ = 0;
+  uint32_t seen_ = 0;
+};
+
+// In front of the sender: notes each change of the QP's HPCC rate an ACK makes, and when.
+class RateWatch final : public PacketReceiver {
+ public:
+  RateWatch(Scheduler* sched, Nic* nic, const HpccTable* hpcc)
+      : sched_(sched), nic_(nic), hpcc_(hpcc) {}
+  void Receive(uint16_t port, rte_mbuf* m) override {
+    const Rate before = (*hpcc_)[0].state.rate;
+    nic_->Receive(port, m);
+    if ((*hpcc_)[0].state.rate != before)
+      changes.push_back({sched_->Now(), (*hpcc_)[0].state.rate});
+  }
+  struct Change {
+    Time at;
+    Rate rate;
+  };
+  std::vector<Change> changes;
+
+ private:
+  Scheduler* sched_;
+  Nic* nic_;
+  const HpccTable* hpcc_;
+};
+
+TEST(NicTest, HpccRateChangesReSpaceTheGapAQpIsWaitingOut) {
+  NicParams p = Params(1000);
+  p.cc = CongestionControl::kHpcc;
+  BackToBack w(p, k100G, kDelay);
+  // T of 20 us against a real RTT of about 2 us: the window (R x T) never binds, so every packet
+  // after the first starts exactly one gap after the previous one, the gap being its wire bytes
+  // at the rate in force, counted from the previous start (HPCC paces at R = W / T), or at the
+  // instant the rate changed if that gap had already passed.
+  w.hpcc_base_rtt = Time::FromUs(20);
+  IntStamper stamper(&w.sched, w.to_b.get());
+  RateWatch watch(&w.sched, w.a.get(), &w.hpcc);
+  w.a_port.ConnectPeer(&stamper, 0);
+  w.b_port.ConnectPeer(&watch, 0);
+  w.Send(1000 * 1000, Time::Zero());
+  w.sched.RunUntil(Time::Infinite());
+
+  const int64_t wire = 1000 + kDataOverheadBytes;
+  const Time ser_line = k100G.SerializationTime(wire);
+  std::vector<Time> start;  // of each data packet, from its arrival
+  for (Time t : w.to_b->data_arrivals) start.push_back(t - ser_line - kDelay);
+  ASSERT_EQ(start.size(), 1000u);
+  size_t next_change = 0;
+  Rate rate = k100G;
+  int respaced = 0;
+  // Applies the changes before `until` (or at it too) made while packet i waited.
+  const auto apply = [&](size_t i, Time until, bool inclusive, Time* due) {
+    while (next_change < watch.changes.size() &&
+           (watch.changes[next_change].at < until ||
+            (inclusive && watch.changes[next_change].at == until))) {
+      const RateWatch::Change& c = watch.changes[next_change++];
+      if (c.at > start[i - 1]) ++respaced;
+      rate = c.rate;
+      *due = std::max(c.at, start[i - 1] + rate.SerializationTime(wire));
+    }
+  };
+  for (size_t i = 1; i < start.size(); ++i) {
+    Time due = start[i - 1] + rate.SerializationTime(wire);
+    apply(i, start[i], false, &due);
+    // An ACK at the very instant the packet starts acts first when it brings the start forward.
+    if (start[i] != due) apply(i, start[i], true, &due);
+    ASSERT_EQ(start[i], due) << "packet " << i << ", rate " << rate.bps();
+  }
+  // The run exercised both directions while packets waited.
+  EXPECT_GT(respaced, 50);
+  const auto slowest =
+      std::min_element(watch.changes.begin(), watch.changes.end(),
+                       [](const auto& a, const auto& b) { return a.rate < b.rate; });
+  ASSERT_NE(slowest, watch.changes.end());
+  EXPECT_LT(slowest->rate, Rate::FromGbps(50));
+  EXPECT_GT(watch.changes.back().rate, slowest->rate);
   EXPECT_EQ(w.pool.in_use(), 0u);
 }
 
