@@ -128,6 +128,9 @@ uint64_t Scheduler::RunWindow(Time end) {
       if (!local && pos == s.end) break;
       const Event e = local ? local_.Pop() : ordered_[pos++];
       // The window's events are known in order: warm the ones a few places on, across domains.
+      // Stage 0 only: what stage 1 warms (the receiving node's output port, queue and counters)
+      // is already in cache when a node's events run together, and its parse and route would be
+      // done twice (k = 8 and 16: 2 to 5% faster without).
       if (!local && pos + 3 * kPrefetchDistance < total) {
         const EventHandler* far = ordered_[pos + 3 * kPrefetchDistance].handler;
         __builtin_prefetch(far);
@@ -137,10 +140,7 @@ uint64_t Scheduler::RunWindow(Time end) {
         const Event& mid = ordered_[pos + 2 * kPrefetchDistance];
         mid.handler->Prefetch(mid.arg, 0);
       }
-      if (!local && pos + kPrefetchDistance < total) {
-        const Event& near = ordered_[pos + kPrefetchDistance];
-        near.handler->Prefetch(near.arg, 1);
-      }
+
       if (e.at > latest) latest = e.at;
       Run(e);
       ++n;

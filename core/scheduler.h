@@ -115,7 +115,7 @@ class Scheduler {
  private:
   static constexpr int kDomainBits = 24;
   // How far ahead the scheduler warms events: their handler objects at three times the
-  // distance, then what each handler asks for at stage 0 and 1.
+  // distance, then what each handler asks for at stage 0 and (one event at a time) 1.
   static constexpr size_t kPrefetchDistance = 4;
 
   static uint32_t DomainOf(const Event& e) {
