@@ -7,19 +7,6 @@
 
 namespace fe::dp {
 
-namespace {
-
-// A frame's lines that its receive reads: the mbuf's first (with the metadata) and the headers. The
-// header address is computed from the pool layout so the prefetch itself does not miss
-// (software-mode pools keep no headroom).
-void PrefetchForReceive(const rte_mbuf* m) {
-  const char* base = reinterpret_cast<const char*>(m);
-  __builtin_prefetch(base);
-  __builtin_prefetch(base + sizeof(rte_mbuf) + kPacketPrivBytes);
-}
-
-}  // namespace
-
 void EgressPort::NoteQueueChange(int q, Time now) {
   queues_[q].byte_ps = QueueByteTime(q, now);
   queues_[q].changed = now;

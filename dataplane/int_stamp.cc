@@ -40,11 +40,16 @@ StampedHop Load(const uint8_t* p) {
 }  // namespace
 
 void InitIntStack(rte_mbuf* m, bool collect) {
-  SetCollectsInt(m, collect);
-  Meta(m).int_stack[0] = collect ? kCollect : 0;
+  if (!collect) {
+    SetIntFlags(m, 0);
+    return;
+  }
+  SetIntFlags(m, kIntCarried | kIntCollecting);
+  Meta(m).int_stack[0] = kCollect;
 }
 
 void StampInt(rte_mbuf* m, const cong::IntHop& hop) {
+  if (!CollectsInt(m)) return;
   uint8_t* stack = Meta(m).int_stack;
   if ((stack[0] & kCollect) == 0) return;
   const uint32_t n = stack[0] & kCountMask;
@@ -60,17 +65,19 @@ void StampInt(rte_mbuf* m, const cong::IntHop& hop) {
 }
 
 void CopyIntStack(const rte_mbuf* from, rte_mbuf* to) {
-  SetCollectsInt(to, false);
-  // Without HPCC nothing was collected: the echo's private area stays out of the cache.
-  if (!CollectsInt(from)) {
-    Meta(to).int_stack[0] = 0;
+  // Without HPCC nothing was collected: neither private area is touched (a pool without HPCC
+  // traffic has none).
+  if ((IntFlags(from) & kIntCarried) == 0) {
+    SetIntFlags(to, 0);
     return;
   }
+  SetIntFlags(to, kIntCarried);
   std::memcpy(Meta(to).int_stack, Meta(from).int_stack, 1 + kMaxStampedHops * kRecordBytes);
   Meta(to).int_stack[0] &= static_cast<uint8_t>(~kCollect);
 }
 
 uint32_t ReadIntStack(const rte_mbuf* m, std::span<StampedHop, kMaxStampedHops> out) {
+  if ((IntFlags(m) & kIntCarried) == 0) return 0;
   const uint8_t* stack = Meta(m).int_stack;
   const uint32_t n = std::min<uint32_t>(stack[0] & kCountMask, kMaxStampedHops);
   for (uint32_t i = 0; i < n; ++i) out[i] = Load(stack + 1 + i * kRecordBytes);

@@ -18,7 +18,8 @@ namespace fe::dp {
 // INT) sits in the mbuf's first cache line, in its `hash` field, which software mode never fills
 // and no driver reads on transmit (receive paths call ResetMeta, as drivers may write it): a hop
 // then touches two lines of a packet, that one and its headers. HPCC's INT stack, read only by
-// the ports that stamp it, is in the private area.
+// the ports that stamp it and the NICs, is in the private area, which only a pool for HPCC
+// traffic has (CreatePacketPool): the stack is touched only when the flags below say it is there.
 struct PacketMeta {
   uint8_t int_stack[64];  // HPCC in-band telemetry collected along the path (int_stamp.h)
 };
@@ -33,15 +34,18 @@ inline const PacketMeta& Meta(const rte_mbuf* m) {
 // Bytes of the frame not stored in the mbuf (payload and ICRC).
 inline uint32_t VirtualBytes(const rte_mbuf* m) { return m->hash.usr; }
 inline void SetVirtualBytes(rte_mbuf* m, uint32_t bytes) { m->hash.usr = bytes; }
-// Whether m collects INT records at the switch ports it leaves (int_stamp.h sets it).
-inline bool CollectsInt(const rte_mbuf* m) { return m->hash.fdir.hi != 0; }
-inline void SetCollectsInt(rte_mbuf* m, bool collects) { m->hash.fdir.hi = collects ? 1 : 0; }
+// INT flags (int_stamp.h sets them): m carries an INT stack in its private area, and collects
+// records into it at the switch ports it leaves.
+inline constexpr uint32_t kIntCarried = 1;
+inline constexpr uint32_t kIntCollecting = 2;
+inline uint32_t IntFlags(const rte_mbuf* m) { return m->hash.fdir.hi; }
+inline void SetIntFlags(rte_mbuf* m, uint32_t flags) { m->hash.fdir.hi = flags; }
+inline bool CollectsInt(const rte_mbuf* m) { return (IntFlags(m) & kIntCollecting) != 0; }
 // Clears all of m's metadata: for a frame from outside, whatever an earlier life of the mbuf or
 // the driver left there.
 inline void ResetMeta(rte_mbuf* m) {
   SetVirtualBytes(m, 0);
-  SetCollectsInt(m, false);
-  Meta(m) = PacketMeta{};
+  SetIntFlags(m, 0);
 }
 
 // Frame length on the wire including FCS (the mbuf holds the frame without FCS).

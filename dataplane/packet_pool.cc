@@ -42,20 +42,24 @@ Status Failed(const std::string& what, uint32_t n) {
 }  // namespace
 
 StatusOr<rte_mempool*> CreatePacketPool(const std::string& name, uint32_t n,
-                                        uint16_t data_room_bytes, PoolMemory memory) {
+                                        uint16_t data_room_bytes, PoolMemory memory,
+                                        uint16_t priv_bytes) {
   if (memory == PoolMemory::kDpdkHeap) {
-    rte_mempool* mp = rte_pktmbuf_pool_create_by_ops(name.c_str(), n, kCacheSize, kPacketPrivBytes,
+    rte_mempool* mp = rte_pktmbuf_pool_create_by_ops(name.c_str(), n, kCacheSize, priv_bytes,
                                                      data_room_bytes, SOCKET_ID_ANY, kLifoOps);
     if (mp == nullptr) return Failed("DPDK heap", n);
     return mp;
   }
-  const unsigned elt_bytes = sizeof(rte_mbuf) + kPacketPrivBytes + kHostPagesDataRoomBytes;
+  const unsigned elt_bytes = sizeof(rte_mbuf) + priv_bytes + kHostPagesDataRoomBytes;
+  // No spreading: DPDK would pad a 256-byte element to 320 so that consecutive objects start on
+  // different memory channels, which helps a NIC's DMA, not a fabric the core keeps in cache.
   rte_mempool* mp = rte_mempool_create_empty(name.c_str(), n, elt_bytes, kCacheSize,
-                                             sizeof(rte_pktmbuf_pool_private), SOCKET_ID_ANY, 0);
+                                             sizeof(rte_pktmbuf_pool_private), SOCKET_ID_ANY,
+                                             RTE_MEMPOOL_F_NO_SPREAD);
   if (mp == nullptr) return Failed("empty pool", n);
   rte_pktmbuf_pool_private priv{};
   priv.mbuf_data_room_size = kHostPagesDataRoomBytes;
-  priv.mbuf_priv_size = kPacketPrivBytes;
+  priv.mbuf_priv_size = priv_bytes;
   if (rte_mempool_set_ops_byname(mp, kLifoOps, nullptr) != 0) {
     rte_mempool_free(mp);
     return Failed("LIFO ops", n);

@@ -34,7 +34,7 @@ bool WritePfcFrame(rte_mbuf* m, const uint8_t src_mac[6], const PfcFrame& frame)
   for (int i = 0; i < cong::kNumPriorities; ++i)
     Store16(p + kQuantaOffset + 2 * i, frame.quanta[i]);
   SetVirtualBytes(m, 0);
-  SetCollectsInt(m, false);
+  SetIntFlags(m, 0);
   return true;
 }
 
