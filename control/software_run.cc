@@ -37,8 +37,10 @@ StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
   StatusOr<std::unique_ptr<dp::PcapngWriter>> capture =
       AttachCapture(scenario, options.out_dir, &e);
   if (!capture.ok()) return capture.status();
-  // A capture file lists frames in the order they were sent: one event at a time then.
-  if (*capture == nullptr) e.sched.EnableWindows(e.fabric->lookahead(), e.fabric->num_domains());
+  e.sched.EnableWindows(e.fabric->lookahead(), e.fabric->num_domains());
+  // A window runs node after node: frames reach the capture out of time order within a window,
+  // and are written in order at the end of each slice (whole windows) of the run.
+  if (*capture != nullptr) (*capture)->HoldUntilFlush();
   if (scenario.run().rate_sample_interval_ns() > 0) {
     StatusOr<dp::NicParams> nic = BuildNicParams(scenario.nic());
     if (!nic.ok()) return nic.status();
@@ -62,6 +64,7 @@ StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
   for (;;) {
     const uint64_t ran = e.sched.RunUntil(stop, kEventsPerSlice);
     r.events += ran;
+    if (*capture != nullptr) (*capture)->Flush();
     if (e.fabric->nic_alloc_failures() > 0) {
       return Status::Error("the packet pool ran out of mbufs at simulated " +
                            std::to_string(e.sched.Now().ns()) +

@@ -1,5 +1,6 @@
 #include "dataplane/pcapng_writer.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "dataplane/packet.h"
@@ -71,23 +72,55 @@ StatusOr<std::unique_ptr<PcapngWriter>> PcapngWriter::Open(
 }
 
 PcapngWriter::~PcapngWriter() {
-  if (f_ != nullptr) std::fclose(f_);
+  if (f_ != nullptr) {
+    Flush();
+    std::fclose(f_);
+  }
 }
 
 void PcapngWriter::Write(uint32_t interface, Time at, const rte_mbuf* m) {
   const uint32_t stored = rte_pktmbuf_pkt_len(m);
   const uint32_t frame = stored + VirtualBytes(m);  // without FCS
-  const uint32_t block_len = 32 + Pad4(frame);
+  if (!hold_) return PutPacket(interface, at, frame, m, nullptr, 0);
+  held_.push_back(Held{at, interface, frame, static_cast<uint32_t>(held_bytes_.size()), stored});
+  for (const rte_mbuf* seg = m; seg != nullptr; seg = seg->next) {
+    const auto* p = rte_pktmbuf_mtod(seg, const uint8_t*);
+    held_bytes_.insert(held_bytes_.end(), p, p + rte_pktmbuf_data_len(seg));
+  }
+}
+
+void PcapngWriter::Flush() {
+  // Stable: frames of one time and interface keep the order they were written in.
+  std::stable_sort(held_.begin(), held_.end(), [](const Held& a, const Held& b) {
+    return a.at < b.at || (a.at == b.at && a.interface < b.interface);
+  });
+  for (const Held& h : held_) {
+    PutPacket(h.interface, h.at, h.frame_bytes, nullptr, held_bytes_.data() + h.offset,
+              h.stored_bytes);
+  }
+  held_.clear();
+  held_bytes_.clear();
+}
+
+// The frame's stored bytes come from m, or from `stored` when m is null.
+void PcapngWriter::PutPacket(uint32_t interface, Time at, uint32_t frame_bytes, const rte_mbuf* m,
+                             const uint8_t* stored, uint32_t stored_bytes) {
+  const uint32_t block_len = 32 + Pad4(frame_bytes);
   const auto ts_ns = static_cast<uint64_t>(at.ps() / 1000);
   const uint32_t head[7] = {
-      kEnhancedPacketBlock,         block_len, interface, static_cast<uint32_t>(ts_ns >> 32),
-      static_cast<uint32_t>(ts_ns), frame,     frame};
+      kEnhancedPacketBlock,         block_len,   interface,  static_cast<uint32_t>(ts_ns >> 32),
+      static_cast<uint32_t>(ts_ns), frame_bytes, frame_bytes};
   Put(head, sizeof(head));
-  for (const rte_mbuf* seg = m; seg != nullptr; seg = seg->next) {
-    Put(rte_pktmbuf_mtod(seg, const uint8_t*), rte_pktmbuf_data_len(seg));
+  if (m != nullptr) {
+    stored_bytes = rte_pktmbuf_pkt_len(m);
+    for (const rte_mbuf* seg = m; seg != nullptr; seg = seg->next) {
+      Put(rte_pktmbuf_mtod(seg, const uint8_t*), rte_pktmbuf_data_len(seg));
+    }
+  } else {
+    Put(stored, stored_bytes);
   }
   static constexpr uint8_t kZeros[512] = {};
-  for (uint32_t left = Pad4(frame) - stored; left > 0;) {
+  for (uint32_t left = Pad4(frame_bytes) - stored_bytes; left > 0;) {
     const uint32_t n = left < sizeof(kZeros) ? left : sizeof(kZeros);
     Put(kZeros, n);
     left -= n;
@@ -98,6 +131,7 @@ void PcapngWriter::Write(uint32_t interface, Time at, const rte_mbuf* m) {
 
 Status PcapngWriter::Close() {
   if (f_ == nullptr) return Status::Ok();
+  Flush();
   const bool close_failed = std::fclose(f_) != 0;
   f_ = nullptr;
   if (failed_ || close_failed) return Status::Error("error writing the capture file");

@@ -32,6 +32,13 @@ class PcapngWriter {
 
   // Appends the frame in m as seen on `interface` at `at`.
   void Write(uint32_t interface, Time at, const rte_mbuf* m);
+  // From now on Write holds frames back until Flush, which writes them in time order (then by
+  // interface, then as written). For a software run in windows, where a node runs a window's
+  // events before the next node does: the frames come out of time order within a window, and a
+  // file should list them in order.
+  void HoldUntilFlush() { hold_ = true; }
+  // Writes the frames held back, which must all be earlier than any frame written after.
+  void Flush();
   // Flushes and closes; reports a write error that happened on the way.
   Status Close();
   uint64_t packets_written() const { return packets_; }
@@ -39,10 +46,24 @@ class PcapngWriter {
  private:
   explicit PcapngWriter(std::FILE* f) : f_(f) {}
   void Put(const void* data, size_t n);
+  void PutPacket(uint32_t interface, Time at, uint32_t frame_bytes, const rte_mbuf* m,
+                 const uint8_t* stored, uint32_t stored_bytes);
+
+  // A frame held back: its stored bytes are in held_bytes_ from `offset`.
+  struct Held {
+    Time at;
+    uint32_t interface;
+    uint32_t frame_bytes;
+    uint32_t offset;
+    uint32_t stored_bytes;
+  };
 
   std::FILE* f_;
   uint64_t packets_ = 0;
   bool failed_ = false;
+  bool hold_ = false;
+  std::vector<Held> held_;
+  std::vector<uint8_t> held_bytes_;
 };
 
 }  // namespace fe::dp
