@@ -140,7 +140,6 @@ uint64_t Scheduler::RunWindow(Time end) {
         const Event& mid = ordered_[pos + 2 * kPrefetchDistance];
         mid.handler->Prefetch(mid.arg, 0);
       }
-
       if (e.at > latest) latest = e.at;
       Run(e);
       ++n;

@@ -82,7 +82,6 @@ class Scheduler {
   // an event of another less than `lookahead` ahead, and `domains` must exceed every domain in
   // use. Real-time mode never enables it: its events run as the TSC reaches them.
   void EnableWindows(Time lookahead, uint32_t domains);
-  Time lookahead() const { return lookahead_; }
 
   bool empty() const { return queue_.empty() && global_.empty(); }
   size_t pending() const { return queue_.size() + global_.size(); }
