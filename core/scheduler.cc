@@ -50,12 +50,7 @@ bool Scheduler::RunOne() {
     return true;
   }
   const Event e = queue_.Pop();
-  if (const Event* far = queue_.PeekAhead(3 * kPrefetchDistance)) {
-    __builtin_prefetch(far->handler);
-    __builtin_prefetch(reinterpret_cast<const char*>(far->handler) + 64);
-  }
-  if (const Event* mid = queue_.PeekAhead(2 * kPrefetchDistance))
-    mid->handler->Prefetch(mid->arg, 0);
+  WarmAhead(queue_.PeekAhead(3 * kPrefetchDistance), queue_.PeekAhead(2 * kPrefetchDistance));
   if (const Event* near = queue_.PeekAhead(kPrefetchDistance))
     near->handler->Prefetch(near->arg, 1);
   Run(e);
@@ -131,14 +126,9 @@ uint64_t Scheduler::RunWindow(Time end) {
       // Stage 0 only: what stage 1 warms (the receiving node's output port, queue and counters)
       // is already in cache when a node's events run together, and its parse and route would be
       // done twice (k = 8 and 16: 2 to 5% faster without).
-      if (!local && pos + 3 * kPrefetchDistance < total) {
-        const EventHandler* far = ordered_[pos + 3 * kPrefetchDistance].handler;
-        __builtin_prefetch(far);
-        __builtin_prefetch(reinterpret_cast<const char*>(far) + 64);
-      }
-      if (!local && pos + 2 * kPrefetchDistance < total) {
-        const Event& mid = ordered_[pos + 2 * kPrefetchDistance];
-        mid.handler->Prefetch(mid.arg, 0);
+      if (!local) {
+        const auto ahead = [&](size_t k) { return pos + k < total ? &ordered_[pos + k] : nullptr; };
+        WarmAhead(ahead(3 * kPrefetchDistance), ahead(2 * kPrefetchDistance));
       }
       if (e.at > latest) latest = e.at;
       Run(e);

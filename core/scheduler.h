@@ -126,6 +126,15 @@ class Scheduler {
     ++events_run_;
     e.handler->OnEvent(e.arg);
   }
+  // Warms the handler object of `far` and, through its handler, what `mid` will touch (stage 0);
+  // either may be null (nothing that far ahead).
+  static void WarmAhead(const Event* far, const Event* mid) {
+    if (far != nullptr) {
+      __builtin_prefetch(far->handler);
+      __builtin_prefetch(reinterpret_cast<const char*>(far->handler) + 64);
+    }
+    if (mid != nullptr) mid->handler->Prefetch(mid->arg, 0);
+  }
   void PushWindowed(const Event& e) {
     const uint32_t domain = DomainOf(e);
     if (in_window_ && e.at < window_end_) {
@@ -177,12 +186,7 @@ class Scheduler {
       size_t i = v_.size();
       v_.emplace_back();
       for (; i > head_ && e.Before(v_[i - 1]); --i) v_[i] = v_[i - 1];
-      // Field by field, from the registers the caller built them in (see EventQueue::Append).
-      Event& slot = v_[i];
-      slot.at = e.at;
-      slot.seq = e.seq;
-      slot.handler = e.handler;
-      slot.arg = e.arg;
+      StoreEvent(e, &v_[i]);
     }
 
    private:

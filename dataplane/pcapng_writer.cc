@@ -81,12 +81,12 @@ PcapngWriter::~PcapngWriter() {
 void PcapngWriter::Write(uint32_t interface, Time at, const rte_mbuf* m) {
   const uint32_t stored = rte_pktmbuf_pkt_len(m);
   const uint32_t frame = stored + VirtualBytes(m);  // without FCS
-  if (!hold_) return PutPacket(interface, at, frame, m, nullptr, 0);
   held_.push_back(Held{at, interface, frame, static_cast<uint32_t>(held_bytes_.size()), stored});
   for (const rte_mbuf* seg = m; seg != nullptr; seg = seg->next) {
     const auto* p = rte_pktmbuf_mtod(seg, const uint8_t*);
     held_bytes_.insert(held_bytes_.end(), p, p + rte_pktmbuf_data_len(seg));
   }
+  if (!hold_) Flush();
 }
 
 void PcapngWriter::Flush() {
@@ -94,33 +94,21 @@ void PcapngWriter::Flush() {
   std::stable_sort(held_.begin(), held_.end(), [](const Held& a, const Held& b) {
     return a.at < b.at || (a.at == b.at && a.interface < b.interface);
   });
-  for (const Held& h : held_) {
-    PutPacket(h.interface, h.at, h.frame_bytes, nullptr, held_bytes_.data() + h.offset,
-              h.stored_bytes);
-  }
+  for (const Held& h : held_) PutPacket(h);
   held_.clear();
   held_bytes_.clear();
 }
 
-// The frame's stored bytes come from m, or from `stored` when m is null.
-void PcapngWriter::PutPacket(uint32_t interface, Time at, uint32_t frame_bytes, const rte_mbuf* m,
-                             const uint8_t* stored, uint32_t stored_bytes) {
-  const uint32_t block_len = 32 + Pad4(frame_bytes);
-  const auto ts_ns = static_cast<uint64_t>(at.ps() / 1000);
+void PcapngWriter::PutPacket(const Held& h) {
+  const uint32_t block_len = 32 + Pad4(h.frame_bytes);
+  const auto ts_ns = static_cast<uint64_t>(h.at.ps() / 1000);
   const uint32_t head[7] = {
-      kEnhancedPacketBlock,         block_len,   interface,  static_cast<uint32_t>(ts_ns >> 32),
-      static_cast<uint32_t>(ts_ns), frame_bytes, frame_bytes};
+      kEnhancedPacketBlock,         block_len,     h.interface,  static_cast<uint32_t>(ts_ns >> 32),
+      static_cast<uint32_t>(ts_ns), h.frame_bytes, h.frame_bytes};
   Put(head, sizeof(head));
-  if (m != nullptr) {
-    stored_bytes = rte_pktmbuf_pkt_len(m);
-    for (const rte_mbuf* seg = m; seg != nullptr; seg = seg->next) {
-      Put(rte_pktmbuf_mtod(seg, const uint8_t*), rte_pktmbuf_data_len(seg));
-    }
-  } else {
-    Put(stored, stored_bytes);
-  }
+  Put(held_bytes_.data() + h.offset, h.stored_bytes);
   static constexpr uint8_t kZeros[512] = {};
-  for (uint32_t left = Pad4(frame_bytes) - stored_bytes; left > 0;) {
+  for (uint32_t left = Pad4(h.frame_bytes) - h.stored_bytes; left > 0;) {
     const uint32_t n = left < sizeof(kZeros) ? left : sizeof(kZeros);
     Put(kZeros, n);
     left -= n;

@@ -45,11 +45,8 @@ class PcapngWriter {
 
  private:
   explicit PcapngWriter(std::FILE* f) : f_(f) {}
-  void Put(const void* data, size_t n);
-  void PutPacket(uint32_t interface, Time at, uint32_t frame_bytes, const rte_mbuf* m,
-                 const uint8_t* stored, uint32_t stored_bytes);
-
-  // A frame held back: its stored bytes are in held_bytes_ from `offset`.
+  // A frame written (or held back, see HoldUntilFlush): its stored bytes are in held_bytes_
+  // from `offset`.
   struct Held {
     Time at;
     uint32_t interface;
@@ -57,6 +54,8 @@ class PcapngWriter {
     uint32_t offset;
     uint32_t stored_bytes;
   };
+  void Put(const void* data, size_t n);
+  void PutPacket(const Held& h);
 
   std::FILE* f_;
   uint64_t packets_ = 0;
