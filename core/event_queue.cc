@@ -61,17 +61,53 @@ Event EventQueue::Pop() {
   return e;
 }
 
-void EventQueue::PopBefore(Time end, std::vector<Event>* out) {
-  while (size_ > 0) {
-    if (RunDone() && late_.empty()) {
-      const int64_t next = near_ > 0 ? NextOccupied(cursor_) : BucketOf(far_.top().at);
-      if (next > BucketOf(end)) return;
-      NextRun();
-    }
-    if (!(top().at < end)) return;
-    out->push_back(Pop());
+void EventQueue::TakeBefore(Time end, std::vector<Event>* out) {
+  // What single pops left: the rest of a sorted run, and late events. Both come first in time.
+  while (!RunDone() && run_[run_pos_].at < end) {
+    out->push_back(run_[run_pos_++]);
+    --size_;
   }
-  drained_ = BucketOf(end);
+  while (!late_.empty() && late_.top().at < end) {
+    out->push_back(late_.Pop());
+    --size_;
+  }
+  if (!RunDone() || !late_.empty()) return;  // the rest of the run is at or after end
+  const int64_t last = BucketOf(end - Time::FromPs(1));
+  while (near_ > 0 || !far_.empty()) {
+    const int64_t next = near_ > 0 ? NextOccupied(cursor_) : BucketOf(far_.top().at);
+    if (next > last) break;
+    cursor_ = next;
+    PullTimersInto(cursor_ + kBuckets);
+    Bucket& bucket = buckets_[cursor_ & kMask];
+    const size_t first = out->size();
+    uint32_t count = bucket.count;
+    for (Chunk* c = bucket.head; c != nullptr; c = c->next) {
+      out->insert(out->end(), c->events.begin(), c->events.begin() + count);
+      count = kChunkEvents;
+    }
+    const size_t taken = out->size() - first;
+    FreeChunks(bucket.head);
+    bucket = Bucket{};
+    occupied_[(cursor_ & kMask) / 64] &= ~(uint64_t{1} << (cursor_ % 64));
+    near_ -= taken;
+    size_ -= taken;
+    if (cursor_ == last) {
+      // The bucket straddles end: what is due at or after it waits among the late events.
+      size_t kept = first;
+      for (size_t i = first; i < out->size(); ++i) {
+        const Event e = (*out)[i];
+        if (e.at < end) {
+          (*out)[kept++] = e;
+        } else {
+          late_.Push(e);
+          ++size_;
+        }
+      }
+      out->resize(kept);
+      break;
+    }
+  }
+  if (size_ == 0) drained_ = BucketOf(end);
 }
 
 EventQueue::Chunk* EventQueue::NewChunk() {

@@ -85,10 +85,10 @@ class EventQueue {
   }
   // Removes the earliest event; the queue must not be empty.
   Event Pop();
-  // Moves every event before `end` to the back of *out, in order. Unlike a loop of top() and
-  // Pop(), it never moves the window past end's bucket, so events pushed afterwards at or after
-  // `end` still go into buckets rather than the late heap.
-  void PopBefore(Time end, std::vector<Event>* out);
+  // Moves every event before `end` to the back of *out, ordered only as far as their buckets of
+  // time are: the caller sorts what it needs, which for a few events of one domain costs less
+  // than sorting every bucket whole.
+  void TakeBefore(Time end, std::vector<Event>* out);
   // The event k places behind the next in the sorted bucket being popped (k = 0: the next
   // itself), or nullptr when the bucket holds no such event. Only for prefetching: an event
   // pushed since the bucket was sorted may come before it.

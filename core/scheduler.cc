@@ -37,6 +37,17 @@ void Scheduler::LookaheadViolated(const Event& e) const {
   std::abort();
 }
 
+void Scheduler::DiscardAll() {
+  while (!queue_.empty()) {
+    const Event e = queue_.Pop();
+    e.handler->Discard(e.arg);
+  }
+  while (!global_.empty()) {
+    const Event e = global_.Pop();
+    e.handler->Discard(e.arg);
+  }
+}
+
 Time Scheduler::NextAt() {
   const Time domains = queue_.empty() ? Time::Infinite() : queue_.top().at;
   const Time global = global_.empty() ? Time::Infinite() : global_.top().at;
@@ -103,12 +114,23 @@ void Scheduler::GroupByDomain() {
   }
   ordered_.resize(window_.size());
   for (size_t i = 0; i < window_.size(); ++i) ordered_[spans_[event_rank_[i]].end++] = window_[i];
-  for (const Span& s : spans_) rank_[DomainOf(ordered_[s.begin])] = kNoRank;
+  for (const Span& s : spans_) {
+    rank_[DomainOf(ordered_[s.begin])] = kNoRank;
+    // A domain's events came in buckets of time, each in push order: nearly sorted already.
+    Event* span = ordered_.data();
+    for (uint32_t i = s.begin + 1; i < s.end; ++i) {
+      if (!span[i].Before(span[i - 1])) continue;
+      const Event e = span[i];
+      uint32_t j = i;
+      for (; j > s.begin && e.Before(span[j - 1]); --j) span[j] = span[j - 1];
+      span[j] = e;
+    }
+  }
 }
 
 uint64_t Scheduler::RunWindow(Time end) {
   window_.clear();
-  queue_.PopBefore(end, &window_);
+  queue_.TakeBefore(end, &window_);
   GroupByDomain();
   in_window_ = true;
   window_end_ = end;

@@ -32,6 +32,9 @@ class EventHandler {
   // address from its own state and arg, at stage 1 what those lines lead to. The misses of
   // several events then overlap instead of each stalling in turn. Changes nothing.
   virtual void Prefetch(uint64_t /*arg*/, int /*stage*/) const {}
+  // The event OnEvent(arg) will never run (the model is being torn down): release what arg
+  // holds, such as a frame on a wire.
+  virtual void Discard(uint64_t /*arg*/) {}
 
   // The domain whose state this handler's events touch (see the Scheduler); 0 by default.
   uint32_t event_domain() const { return event_domain_; }
@@ -105,6 +108,9 @@ class Scheduler {
     }
     return n;
   }
+
+  // Drops every pending event unrun, letting each handler release what its event holds.
+  void DiscardAll();
 
   // Real-time mode: moves now forward (never back) without running anything.
   void AdvanceTo(Time t) {
