@@ -105,6 +105,9 @@ struct Attached {
 // Frees what is still queued anywhere; returns how many mbufs that was.
 uint64_t Teardown(Attached* a, Emulation* e, std::vector<ServePortReport>* reports) {
   uint64_t freed = 0;
+  const uint64_t before = e->fabric->mbufs_in_use();
+  e->sched.DiscardAll();  // frames on the wires
+  freed += before - e->fabric->mbufs_in_use();
   for (size_t i = 0; i < a->hosts.size(); ++i) {
     (*reports)[i].host_side = a->hosts[i]->counters();
     (*reports)[i].host_mac_learned = a->hosts[i]->host_mac_known();

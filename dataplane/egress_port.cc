@@ -176,10 +176,12 @@ void EgressPort::Transmit(rte_mbuf* m, uint32_t frame_bytes) {
   ++tx_packets_;
   tx_wire_bytes_ += wire_bytes;
   busy_time_ += ser;
-  const bool was_empty = wire_.empty();
   const Time arrival = busy_until_ + delay_;
-  wire_.push(InFlight{m, arrival});
-  if (was_empty) sched_->AtIn(peer_domain_, arrival, this, reinterpret_cast<uint64_t>(m));
+  if (reverse_ != nullptr) {
+    sched_->At(arrival, reverse_, reinterpret_cast<uint64_t>(m) | kFromReverse);
+  } else {
+    sched_->AtIn(peer_domain_, arrival, this, reinterpret_cast<uint64_t>(m));
+  }
 }
 
 void EgressPort::OnEvent(uint64_t what) {
@@ -193,56 +195,48 @@ void EgressPort::OnEvent(uint64_t what) {
     Kick();
     return;
   }
-  // Arrival: every frame due now reaches the peer; then wait for the next one on the wire.
-  const Time now = sched_->Now();
-  while (!wire_.empty() && wire_.front().arrival <= now) {
-    rte_mbuf* m = wire_.pop().m;
-    if (reverse_ != nullptr && IsMacControlFrame(m)) {
-      ReceiveMacControl(m);
-    } else {
-      peer_->Receive(peer_port_, m);
-    }
-  }
-  if (!wire_.empty()) {
-    // The next frame on this link arrives many events from now: its lines may not stay in the
-    // core's caches until then, but they leave memory early (k = 8: about 12% faster).
-    PrefetchForReceive(wire_.front().m);
-    sched_->AtIn(peer_domain_, wire_.front().arrival, this,
-                 reinterpret_cast<uint64_t>(wire_.front().m));
+  if ((what & kFromReverse) != 0) {
+    Deliver(FrameOf(what), rx_node_, rx_port_, this);
+  } else {
+    Deliver(FrameOf(what), peer_, peer_port_, nullptr);
   }
 }
 
+void EgressPort::Deliver(rte_mbuf* m, PacketReceiver* receiver, uint16_t port,
+                         EgressPort* to_pause) {
+  if (to_pause == nullptr || !IsMacControlFrame(m)) return receiver->Receive(port, m);
+  // Other MAC-control opcodes (802.3x PAUSE) are not emulated and end here too.
+  if (const std::optional<PfcFrame> f = ParsePfcFrame(m)) {
+    to_pause->OnPauseFrame(sched_->Now(), f->class_enable, f->quanta);
+  }
+  rte_pktmbuf_free(m);
+}
+
+void EgressPort::Discard(uint64_t what) {
+  if (IsArrival(what)) rte_pktmbuf_free(FrameOf(what));
+}
+
 void EgressPort::Prefetch(uint64_t what, int stage) const {
-  if (what > kWatchdog) {  // an arrival
-    const auto* m = reinterpret_cast<const rte_mbuf*>(what);
+  if (IsArrival(what)) {
+    const rte_mbuf* m = FrameOf(what);
+    const bool duplex = (what & kFromReverse) != 0;
+    const PacketReceiver* receiver = duplex ? rx_node_ : peer_;
     if (stage == 0) {
       PrefetchForReceive(m);
-      __builtin_prefetch(&wire_.front());
       for (size_t line = 0; line < kReceiverHotBytes; line += 64) {
-        __builtin_prefetch(reinterpret_cast<const char*>(peer_) + line);
+        __builtin_prefetch(reinterpret_cast<const char*>(receiver) + line);
       }
     } else {
-      peer_->PrefetchReceive(peer_port_, m);
+      receiver->PrefetchReceive(duplex ? rx_port_ : peer_port_, m);
     }
   } else if (what == kTxDone) {
     // The transmission line, the queues that may send: their lines, then their head entries.
-    if (stage == 0) {
-      __builtin_prefetch(reinterpret_cast<const char*>(this) + 128);
-      __builtin_prefetch(wire_.next_slot(), 1);
-    }
+    if (stage == 0) __builtin_prefetch(reinterpret_cast<const char*>(this) + 128);
     for (unsigned q = nonempty_mask_; q != 0; q &= q - 1) {
       const QueueState& s = queues_[__builtin_ctz(q)];
       __builtin_prefetch(stage == 0 ? static_cast<const void*>(&s) : &s.fifo.front());
     }
   }
-}
-
-void EgressPort::ReceiveMacControl(rte_mbuf* m) {
-  // Other MAC-control opcodes (802.3x PAUSE) are not emulated and end here too.
-  if (const std::optional<PfcFrame> f = ParsePfcFrame(m)) {
-    reverse_->OnPauseFrame(sched_->Now(), f->class_enable, f->quanta);
-  }
-  rte_pktmbuf_free(m);
 }
 
 uint64_t EgressPort::DrainAll() {
@@ -258,10 +252,6 @@ uint64_t EgressPort::DrainAll() {
       ++n;
     }
     q.bytes = 0;
-  }
-  while (!wire_.empty()) {
-    rte_pktmbuf_free(wire_.pop().m);
-    ++n;
   }
   nonempty_mask_ = 0;
   return n;

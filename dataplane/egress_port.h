@@ -1,7 +1,9 @@
 // One direction of one link: the egress queues of a port, the serialiser that puts frames on the
 // wire at the link rate, and the propagation delay to the peer's receiver. Frames arrive at the
 // peer after serialisation + propagation (store and forward: a frame is usable once its last bit
-// is in).
+// is in). A frame on the wire is one pending event, its arrival: on a full-duplex link that
+// event belongs to the port of the other direction, at the peer, so a node's arrivals touch only
+// its own state.
 #pragma once
 
 #include <rte_mbuf.h>
@@ -41,18 +43,27 @@ class alignas(64) EgressPort final : public EventHandler {
   EgressPort(Scheduler* sched, Rate rate, Time delay) : sched_(sched), rate_(rate), delay_(delay) {}
   EgressPort(EgressPort&&) noexcept = default;
 
-  // Frames reach `peer` as its port `peer_port`, as events of the peer's scheduler domain.
+  // A one-way link: frames reach `peer` as its port `peer_port`, as events of this port in the
+  // peer's scheduler domain. Replaces a full-duplex connection.
   void ConnectPeer(PacketReceiver* peer, uint16_t peer_port, uint32_t peer_domain = 0) {
     peer_ = peer;
     peer_port_ = peer_port;
     peer_domain_ = peer_domain;
+    reverse_ = nullptr;
+  }
+  // A full-duplex link: `reverse` is the port of the same link in the other direction, at the
+  // peer, which is `peer`'s port `peer_port`. This port's frames arrive as events of `reverse`
+  // (in its domain), which hands them to `peer`, except MAC-control (PFC) frames: they end there
+  // and pause `reverse`.
+  void ConnectDuplex(PacketReceiver* peer, uint16_t peer_port, EgressPort* reverse) {
+    ConnectPeer(peer, peer_port, reverse->event_domain());
+    reverse_ = reverse;
+    reverse->rx_node_ = peer;
+    reverse->rx_port_ = peer_port;
   }
   void SetSource(PacketSource* source) { source_ = source; }
   // The source's packets travel on this priority: while it is paused the source is not asked.
   void SetSourcePriority(uint8_t prio) { source_priority_ = prio; }
-  // The port of the same link in the other direction. MAC-control (PFC) frames arriving over
-  // this port end here and pause that port; without one they go to the peer like any frame.
-  void SetReverse(EgressPort* reverse) { reverse_ = reverse; }
   // Tell `observer` (as its port `local_port`) of every packet leaving a queue.
   void SetDequeueObserver(DequeueObserver* observer, uint16_t local_port) {
     observer_ = observer;
@@ -91,7 +102,6 @@ class alignas(64) EgressPort final : public EventHandler {
   uint32_t queue_bytes(int q) const { return queues_[q].bytes; }
   uint32_t max_queue_bytes(int q) const { return queues_[q].max_bytes; }
   uint32_t queue_packets(int q) const { return static_cast<uint32_t>(queues_[q].fifo.size()); }
-  uint64_t packets_in_flight() const { return wire_.size(); }
   PortCounters counters() const;
   uint64_t tx_packets() const { return tx_packets_; }
   uint64_t tx_wire_bytes() const { return tx_wire_bytes_; }
@@ -104,11 +114,13 @@ class alignas(64) EgressPort final : public EventHandler {
     return s.byte_ps + static_cast<double>(s.bytes) * static_cast<double>((now - s.changed).ps());
   }
 
-  // Frees every packet still queued or on the wire (teardown); returns how many.
+  // Frees every packet still queued (teardown); returns how many. Frames on the wire are the
+  // scheduler's pending arrivals: Scheduler::DiscardAll frees them.
   uint64_t DrainAll();
 
   void OnEvent(uint64_t what) override;
   void Prefetch(uint64_t what, int stage) const override;
+  void Discard(uint64_t what) override;
   // Prefetches what Enqueue on `queue` touches.
   void PrefetchEnqueue(uint8_t queue) const {
     __builtin_prefetch(this);
@@ -119,12 +131,15 @@ class alignas(64) EgressPort final : public EventHandler {
 
  private:
   // Small event args name the event; an arrival's arg is the arriving frame's mbuf address, so
-  // the scheduler's prefetch of the next event's arg warms that frame before it is handled.
+  // the scheduler's prefetch of the next event's arg warms that frame before it is handled. Its
+  // low bit (an mbuf is cache-line aligned) tells a frame that came over a full-duplex link to
+  // this port (kFromReverse) from one of this port's own frames reaching a one-way peer.
   enum Event : uint64_t { kTxDone = 0, kPauseExpiry = 2, kWatchdog = 3 };
-  struct InFlight {
-    rte_mbuf* m;
-    Time arrival;
-  };
+  static constexpr uint64_t kFromReverse = 1;
+  static bool IsArrival(uint64_t what) { return what > kWatchdog; }
+  static rte_mbuf* FrameOf(uint64_t what) {
+    return reinterpret_cast<rte_mbuf*>(what & ~kFromReverse);
+  }
   // A queued packet with its frame length, so serving a queue never touches the (cold) mbuf.
   struct Queued {
     rte_mbuf* m;
@@ -146,7 +161,8 @@ class alignas(64) EgressPort final : public EventHandler {
   // Queues that may send now: not empty and not paused.
   uint8_t EligibleMask(Time now);
   void NoteQueueChange(int q, Time now);
-  void ReceiveMacControl(rte_mbuf* m);
+  // A frame arrived over the link: to its receiver, or a MAC-control frame to `to_pause`.
+  void Deliver(rte_mbuf* m, PacketReceiver* receiver, uint16_t port, EgressPort* to_pause);
   // Gives queue q's watchdog its inputs now; on a storm, flushes the queue.
   void UpdateWatchdog(int q, Time now);
   void UpdateWatchdogs(Time now) {
@@ -168,16 +184,19 @@ class alignas(64) EgressPort final : public EventHandler {
   Scheduler* sched_;
   PacketReceiver* peer_ = nullptr;
   EgressPort* reverse_ = nullptr;
+  // Where frames arriving here over a full-duplex link go: this port's own node, as its port
+  // rx_port_ (set by the peer's ConnectDuplex).
+  PacketReceiver* rx_node_ = nullptr;
   PacketSource* source_ = nullptr;
   DequeueObserver* observer_ = nullptr;
   const cong::EgressSchedulerConfig* scheduler_config_ = nullptr;
-  Fifo<InFlight> wire_;
   Time busy_until_;
   Rate rate_;
   Time delay_;
   uint32_t peer_domain_ = 0;
   uint16_t header_offset_ = sizeof(rte_mbuf) + kPacketPrivBytes;
   uint16_t peer_port_ = 0;
+  uint16_t rx_port_ = 0;
   uint16_t local_port_ = 0;
   bool tx_event_pending_ = false;
   bool control_pending_ = false;  // control_ is not empty: a dequeue asks here, not the cold FIFO

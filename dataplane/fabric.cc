@@ -125,11 +125,14 @@ StatusOr<std::unique_ptr<Fabric>> Fabric::Create(const topo::Graph& graph,
   }
   for (topo::NodeId n = 0; n < nodes.size(); ++n) {
     for (uint16_t p = 0; p < nodes[n].links.size(); ++p) {
-      const topo::PortRef peer = graph.Peer(topo::PortRef{n, p});
       f->port(n, p).set_event_domain(DomainOf(n));
       f->port(n, p).SetHeaderOffset(HeaderOffset(f->pool_));
-      f->port(n, p).ConnectPeer(receiver[peer.node], peer.port, DomainOf(peer.node));
-      f->port(n, p).SetReverse(&f->port(peer.node, peer.port));
+    }
+  }
+  for (topo::NodeId n = 0; n < nodes.size(); ++n) {
+    for (uint16_t p = 0; p < nodes[n].links.size(); ++p) {
+      const topo::PortRef peer = graph.Peer(topo::PortRef{n, p});
+      f->port(n, p).ConnectDuplex(receiver[peer.node], peer.port, &f->port(peer.node, peer.port));
     }
   }
   return f;
@@ -186,9 +189,8 @@ Status Fabric::AddMessages(std::span<const MessageSpec> specs) {
 EgressPort& Fabric::AttachExternal(uint32_t host, PacketReceiver* receiver) {
   const topo::NodeId node = graph_.hosts()[host];
   const topo::PortRef edge = graph_.Peer(topo::PortRef{node, 0});
+  // Frames to a real host go out whole, MAC-control frames included: a one-way link.
   port(edge.node, edge.port).ConnectPeer(receiver, 0);
-  // Frames to a real host go out whole, MAC-control frames included.
-  port(edge.node, edge.port).SetReverse(nullptr);
   EgressPort& uplink = port(node, 0);
   uplink.SetSource(nullptr);
   return uplink;

@@ -52,6 +52,7 @@ struct BackToBack {
     b_port.ConnectPeer(a.get(), 0);
   }
   ~BackToBack() {
+    sched.DiscardAll();
     a_port.DrainAll();
     b_port.DrainAll();
   }

@@ -57,6 +57,7 @@ void BM_EgressPortRing(benchmark::State& state) {
     benchmark::DoNotOptimize(before);
   }
   state.SetItemsProcessed(static_cast<int64_t>(hops));
+  sched.DiscardAll();
   for (auto& p : ports) p.DrainAll();
   rte_mempool_free(pool);
 }

@@ -54,6 +54,7 @@ struct Rig {
   std::vector<RealtimeAttachment> attachments;
 
   ~Rig() {
+    sched.DiscardAll();
     for (auto& h : host) h->DrainAll();
     for (auto& p : port) p.reset();
     for (auto& r : ring) {

@@ -90,6 +90,7 @@ class ExternalHostTest : public ::testing::Test {
     // every later one stays in its queue, countable.
   }
   ~ExternalHostTest() override {
+    sched_.DiscardAll();  // the frame on the wire
     uplink_.DrainAll();
     host_->DrainAll();
     EXPECT_EQ(pool_.in_use(), 0u) << "an mbuf leaked";
@@ -153,7 +154,7 @@ TEST_F(ExternalHostTest, ValidFrameEntersTheUplinkQueueOfItsDscpPriority) {
   Rx(Udp(6, 0, 5000, 10));  // takes the idle wire
   Rx(Udp(/*dst=*/6, /*tos=*/26 << 2 | 2, 4791, 12 + 100 + 4));
   Rx(Udp(6, 0, 5000, 10));
-  EXPECT_EQ(uplink_.packets_in_flight(), 1u);
+  EXPECT_EQ(uplink_.tx_packets(), 1u);      // on the wire
   EXPECT_EQ(uplink_.queue_packets(3), 1u);  // DSCP 26: the RoCE class
   EXPECT_EQ(uplink_.queue_packets(0), 1u);
   EXPECT_EQ(host_->counters().rx_forwarded, 3u);
@@ -184,7 +185,7 @@ TEST_F(ExternalHostTest, UplinkQueueOverItsLimitDropsAndCounts) {
   // Frames of 14 + 28 + 1000 = 1042 bytes + 4 FCS = 1046 (FrameBytes counts the FCS). The first
   // goes on the wire; two more fit the 3000-byte queue limit, a third would make 3138.
   for (int i = 0; i < 4; ++i) Rx(Udp(6, 0, 5000, 1000));
-  EXPECT_EQ(uplink_.packets_in_flight(), 1u);
+  EXPECT_EQ(uplink_.tx_packets(), 1u);  // on the wire
   EXPECT_EQ(uplink_.queue_packets(0), 2u);
   EXPECT_EQ(host_->counters().uplink_overflow, 1u);
 }

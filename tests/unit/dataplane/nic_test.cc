@@ -88,6 +88,7 @@ struct BackToBack {
     b_port.ConnectPeer(to_a.get(), 0);
   }
   ~BackToBack() {
+    sched.DiscardAll();
     a_port.DrainAll();
     b_port.DrainAll();
   }

@@ -40,10 +40,8 @@ struct Link {
   ArrivalSink at_a{&sched}, at_b{&sched};
   EgressPort a_to_b, b_to_a;
   Link(Rate rate, Time delay) : a_to_b(&sched, rate, delay), b_to_a(&sched, rate, delay) {
-    a_to_b.ConnectPeer(&at_b, 0);
-    b_to_a.ConnectPeer(&at_a, 0);
-    a_to_b.SetReverse(&b_to_a);
-    b_to_a.SetReverse(&a_to_b);
+    a_to_b.ConnectDuplex(&at_b, 0, &b_to_a);
+    b_to_a.ConnectDuplex(&at_a, 0, &a_to_b);
   }
 };
 
