@@ -178,7 +178,8 @@ void EgressPort::Transmit(rte_mbuf* m, uint32_t frame_bytes) {
   busy_time_ += ser;
   const Time arrival = busy_until_ + delay_;
   if (reverse_ != nullptr) {
-    sched_->At(arrival, reverse_, reinterpret_cast<uint64_t>(m) | kFromReverse);
+    // In the reverse port's domain, known here: its object's lines stay out of the sender's way.
+    sched_->AtIn(peer_domain_, arrival, reverse_, reinterpret_cast<uint64_t>(m) | kFromReverse);
   } else {
     sched_->AtIn(peer_domain_, arrival, this, reinterpret_cast<uint64_t>(m));
   }
@@ -230,11 +231,12 @@ void EgressPort::Prefetch(uint64_t what, int stage) const {
       receiver->PrefetchReceive(duplex ? rx_port_ : peer_port_, m);
     }
   } else if (what == kTxDone) {
-    // The transmission line, the queues that may send: their lines, then their head entries.
-    if (stage == 0) __builtin_prefetch(reinterpret_cast<const char*>(this) + 128);
+    // The transmission line, the queues that may send and their head entries. The queues' lines
+    // were touched when their packets came in, by this node: read here, they are rarely cold.
+    if (stage != 0) return;
+    __builtin_prefetch(reinterpret_cast<const char*>(this) + 128);
     for (unsigned q = nonempty_mask_; q != 0; q &= q - 1) {
-      const QueueState& s = queues_[__builtin_ctz(q)];
-      __builtin_prefetch(stage == 0 ? static_cast<const void*>(&s) : &s.fifo.front());
+      __builtin_prefetch(&queues_[__builtin_ctz(q)].fifo.front());
     }
   }
 }
