@@ -39,10 +39,11 @@ int EgressScheduler::Pick(const EgressSchedulerConfig& config, uint8_t eligible_
   const unsigned strict = eligible_mask & config.strict_mask;
   if (strict != 0) return std::bit_width(strict) - 1;
   const uint8_t dwrr = eligible_mask & config.dwrr_mask;
-  // Ineligible DWRR queues keep no credit for later.
-  for (unsigned idle = config.dwrr_mask & ~dwrr & 0xFFu; idle != 0; idle &= idle - 1) {
+  // Ineligible DWRR queues keep no credit for later (only those holding some need the reset).
+  for (unsigned idle = credited_mask_ & ~dwrr & 0xFFu; idle != 0; idle &= idle - 1) {
     deficit_bytes_[std::countr_zero(idle)] = 0;
   }
+  credited_mask_ &= dwrr;
   if (dwrr == 0) return -1;
   if (((dwrr >> current_) & 1) == 0) {
     current_ = NextInMask(dwrr, current_);
@@ -53,6 +54,7 @@ int EgressScheduler::Pick(const EgressSchedulerConfig& config, uint8_t eligible_
     if (!credited_) {
       deficit_bytes_[current_] += config.quantum_bytes[current_];
       credited_ = true;
+      credited_mask_ |= static_cast<uint8_t>(1u << current_);
     }
     if (head_bytes[current_] <= deficit_bytes_[current_]) {
       deficit_bytes_[current_] -= head_bytes[current_];

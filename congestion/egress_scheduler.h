@@ -48,8 +48,9 @@ class EgressScheduler {
 
  private:
   std::array<uint32_t, kNumPriorities> deficit_bytes_{};
-  uint8_t current_ = 0;    // DWRR queue being visited
-  bool credited_ = false;  // current_ has received its quantum for this visit
+  uint8_t credited_mask_ = 0;  // queues whose deficit may be non-zero
+  uint8_t current_ = 0;        // DWRR queue being visited
+  bool credited_ = false;      // current_ has received its quantum for this visit
 };
 
 }  // namespace fe::cong
