@@ -26,30 +26,35 @@ class Reference {
   std::set<std::pair<int64_t, uint64_t>> s_;
 };
 
+// The queue under test and the reference, fed the same events.
+struct QueueAndReference {
+  EventQueue q;
+  Reference ref;
+  uint64_t seq = 0;
+  void Push(Time at) {
+    const Event e{at, seq++, nullptr, 0};
+    q.Push(e);
+    ref.Push(e);
+  }
+};
+
 // Drives both with the pattern a simulation produces: pop the earliest, then push a few events
 // at or after its time, some within nanoseconds (the same bucket), some a link delay later,
 // some far beyond the ring's window (timers), and sometimes into an emptied queue.
 void CompareWithReference(uint64_t seed, int steps, int64_t max_near_ps, int64_t max_far_ps) {
   Random rng(seed);
-  EventQueue q;
-  Reference ref;
-  uint64_t seq = 0;
+  QueueAndReference both;
   Time now;
-  auto push = [&](Time at) {
-    const Event e{at, seq++, nullptr, seq};
-    q.Push(e);
-    ref.Push(e);
-  };
-  for (int i = 0; i < 8; ++i) push(Time::FromPs(static_cast<int64_t>(rng.NextBelow(1000000))));
+  for (int i = 0; i < 8; ++i) both.Push(Time::FromPs(static_cast<int64_t>(rng.NextBelow(1000000))));
   for (int step = 0; step < steps; ++step) {
-    if (q.empty()) {
-      ASSERT_TRUE(ref.empty());
-      push(now + Time::FromPs(static_cast<int64_t>(rng.NextBelow(max_far_ps))));
+    if (both.q.empty()) {
+      ASSERT_TRUE(both.ref.empty());
+      both.Push(now + Time::FromPs(static_cast<int64_t>(rng.NextBelow(max_far_ps))));
       continue;
     }
-    const uint64_t top_seq = q.top().seq;
-    const Event got = q.Pop();
-    const auto [want_ps, want_seq] = ref.Pop();
+    const uint64_t top_seq = both.q.top().seq;
+    const Event got = both.q.Pop();
+    const auto [want_ps, want_seq] = both.ref.Pop();
     ASSERT_EQ(got.seq, top_seq);
     ASSERT_EQ(got.seq, want_seq) << "step " << step;
     ASSERT_EQ(got.at.ps(), want_ps);
@@ -65,11 +70,11 @@ void CompareWithReference(uint64_t seed, int steps, int64_t max_near_ps, int64_t
       } else {
         delay = static_cast<int64_t>(rng.NextBelow(max_far_ps));
       }
-      push(now + Time::FromPs(delay));
+      both.Push(now + Time::FromPs(delay));
     }
   }
-  while (!q.empty()) ASSERT_EQ(q.Pop().seq, ref.Pop().second);
-  EXPECT_TRUE(ref.empty());
+  while (!both.q.empty()) ASSERT_EQ(both.q.Pop().seq, both.ref.Pop().second);
+  EXPECT_TRUE(both.ref.empty());
 }
 
 TEST(EventQueueTest, PopsInTimeThenInsertionOrderLikeAFullScan) {
@@ -92,15 +97,8 @@ TEST(EventQueueTest, NearEventsBeyondTheWindowAndRewindsStayOrdered) {
 TEST(EventQueueTest, TakeBeforeTakesExactlyTheEventsBeforeItsEnd) {
   for (uint64_t seed = 1; seed <= 20; ++seed) {
     Random rng(seed);
-    EventQueue q;
-    Reference ref;
-    uint64_t seq = 0;
+    QueueAndReference both;
     Time now;
-    auto push = [&](Time at) {
-      const Event e{at, seq++, nullptr, 0};
-      q.Push(e);
-      ref.Push(e);
-    };
     for (int step = 0; step < 3000; ++step) {
       const uint64_t pushes = rng.NextBelow(6);
       for (uint64_t k = 0; k < pushes; ++k) {
@@ -108,28 +106,28 @@ TEST(EventQueueTest, TakeBeforeTakesExactlyTheEventsBeforeItsEnd) {
         const int64_t delay = kind < 2   ? 0
                               : kind < 9 ? static_cast<int64_t>(rng.NextBelow(3000000))
                                          : static_cast<int64_t>(rng.NextBelow(50000000));
-        push(now + Time::FromPs(delay / 512 * 512));
+        both.Push(now + Time::FromPs(delay / 512 * 512));
       }
-      if (q.empty()) continue;
+      if (both.q.empty()) continue;
       if (rng.NextBelow(4) == 0) {  // a single pop now and then, leaving a sorted run behind
-        const Event got = q.Pop();
-        ASSERT_EQ(got.seq, ref.Pop().second) << "seed " << seed << " step " << step;
+        const Event got = both.q.Pop();
+        ASSERT_EQ(got.seq, both.ref.Pop().second) << "seed " << seed << " step " << step;
         now = got.at;
         continue;
       }
       const Time end = now + Time::FromPs(512 * (1 + static_cast<int64_t>(rng.NextBelow(3000))));
       std::vector<Event> taken;
-      q.TakeBefore(end, &taken);
+      both.q.TakeBefore(end, &taken);
       std::set<uint64_t> got;
       for (const Event& e : taken) {
         ASSERT_LT(e.at, end);
         got.insert(e.seq);
       }
       std::set<uint64_t> want;
-      while (!ref.empty()) {
-        const auto [at_ps, s] = ref.Pop();
+      while (!both.ref.empty()) {
+        const auto [at_ps, s] = both.ref.Pop();
         if (at_ps >= end.ps()) {
-          ref.Push(Event{Time::FromPs(at_ps), s, nullptr, 0});
+          both.ref.Push(Event{Time::FromPs(at_ps), s, nullptr, 0});
           break;
         }
         want.insert(s);
@@ -138,8 +136,8 @@ TEST(EventQueueTest, TakeBeforeTakesExactlyTheEventsBeforeItsEnd) {
       ASSERT_EQ(taken.size(), want.size());
       now = end;
     }
-    while (!q.empty()) ASSERT_EQ(q.Pop().seq, ref.Pop().second);
-    EXPECT_TRUE(ref.empty());
+    while (!both.q.empty()) ASSERT_EQ(both.q.Pop().seq, both.ref.Pop().second);
+    EXPECT_TRUE(both.ref.empty());
   }
 }
 
