@@ -53,8 +53,8 @@ class alignas(64) EgressPort final : public EventHandler {
   }
   // A full-duplex link: `reverse` is the port of the same link in the other direction, at the
   // peer, which is `peer`'s port `peer_port`. This port's frames arrive as events of `reverse`
-  // (in its domain), which hands them to `peer`, except MAC-control (PFC) frames: they end there
-  // and pause `reverse`.
+  // (in its domain, which must be set by now), which hands them to `peer`, except MAC-control
+  // (PFC) frames: they end there and pause `reverse`.
   void ConnectDuplex(PacketReceiver* peer, uint16_t peer_port, EgressPort* reverse) {
     ConnectPeer(peer, peer_port, reverse->event_domain());
     reverse_ = reverse;
