@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 namespace fe {
@@ -53,6 +54,33 @@ TEST(SchedulerTest, ManyRandomEventsComeOutSorted) {
   s.RunUntil(Time::Infinite());
   ASSERT_EQ(r.seen.size(), 10000u);
   for (size_t i = 1; i < r.seen.size(); ++i) ASSERT_LE(r.seen[i - 1].first, r.seen[i].first);
+}
+
+// Tear-down: every pending event, near or far, of a node or of domain 0, reaches its handler's
+// Discard exactly once and never runs.
+TEST(SchedulerTest, DiscardAllHandsEveryPendingEventBackUnrun) {
+  struct Discarded : Recorder {
+    std::vector<uint64_t> discarded;
+    void Discard(uint64_t arg) override { discarded.push_back(arg); }
+  };
+  Scheduler s;
+  Discarded node, sampler;
+  node.sched = sampler.sched = &s;
+  node.set_event_domain(1);
+  s.EnableWindows(Time::FromNs(1000), 2);
+  s.At(Time::FromNs(3), &node, 1);
+  s.At(Time::FromNs(2000), &node, 2);
+  s.At(Time::FromMs(70), &node, 3);  // a timer far beyond the calendar's window
+  s.At(Time::FromNs(5), &sampler, 4);
+  EXPECT_EQ(s.pending(), 4u);
+  s.DiscardAll();
+  EXPECT_TRUE(s.empty());
+  EXPECT_EQ(s.RunUntil(Time::Infinite()), 0u);
+  EXPECT_TRUE(node.seen.empty());
+  EXPECT_TRUE(sampler.seen.empty());
+  std::sort(node.discarded.begin(), node.discarded.end());
+  EXPECT_EQ(node.discarded, (std::vector<uint64_t>{1, 2, 3}));
+  EXPECT_EQ(sampler.discarded, (std::vector<uint64_t>{4}));
 }
 
 TEST(UnitsTest, SerializationIsExactAtHundredGig) {
