@@ -30,8 +30,6 @@ class Fifo {
   T& front() { return buf_[head_ & mask_]; }
   const T& front() const { return buf_[head_ & mask_]; }
   T pop() { return buf_[head_++ & mask_]; }
-  // Where the next push will write (for a prefetch); nullptr before the first.
-  const T* next_slot() const { return buf_ ? &buf_[tail_ & mask_] : nullptr; }
   // i-th item from the front (0 = front); for scans such as draining at teardown.
   const T& at(size_t i) const { return buf_[(head_ + i) & mask_]; }
 
