@@ -123,9 +123,11 @@ EgressPort::Queued EgressPort::Dequeue() {
   if (scheduler_config_ == nullptr) {
     q = 31 - __builtin_clz(eligible);  // strict priority: the highest set bit
   } else {
+    // Pick reads the head sizes of eligible queues only: the others stay unset.
     std::array<uint32_t, kNumQueues> head_bytes;
-    for (int i = 0; i < kNumQueues; ++i) {
-      head_bytes[i] = (eligible & (1u << i)) != 0 ? queues_[i].fifo.front().frame_bytes : 0;
+    for (unsigned m = eligible; m != 0; m &= m - 1) {
+      const int i = __builtin_ctz(m);
+      head_bytes[i] = queues_[i].fifo.front().frame_bytes;
     }
     q = scheduler_.Pick(*scheduler_config_, eligible, head_bytes);
   }
