@@ -24,7 +24,7 @@ DropReason ToDropReason(ParseError e) {
   return DropReason::kTruncatedL4;
 }
 
-ParseError ParseHeaders(const rte_mbuf* m, HeaderView* out) {
+ParseError ParseAnyHeaders(const rte_mbuf* m, HeaderView* out) {
   const uint32_t stored = rte_pktmbuf_data_len(m);
   const uint32_t frame = rte_pktmbuf_pkt_len(m) + VirtualBytes(m);
   if (stored < kEthHeaderBytes) return ParseError::kRunt;

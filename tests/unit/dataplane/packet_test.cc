@@ -233,5 +233,40 @@ TEST(PacketTest, MalformedFramesAreNamed) {
   for (rte_mbuf* m : {runt, arp, bad_ihl, truncated}) rte_pktmbuf_free(m);
 }
 
+// The inline parse checks the frame an emulated NIC sends in a few loads and hands anything else
+// to the general parser: for every frame, both must decide alike. Every byte of the headers is
+// set to values that matter somewhere (EtherType, version and IHL, protocol, port bytes, lengths)
+// and the stored frame is cut at every length.
+TEST(PacketTest, InlineParseDecidesAsTheGeneralParserOnEveryMutation) {
+  testing::TestPool pool;
+  const auto same = [](const rte_mbuf* m) {
+    HeaderView fast{};
+    HeaderView any{};
+    const ParseError e = ParseHeaders(m, &fast);
+    EXPECT_EQ(e, ParseAnyHeaders(m, &any));
+    if (e != ParseError::kNone) return;
+    EXPECT_EQ(std::memcmp(&fast, &any, sizeof(HeaderView)), 0);
+  };
+  for (const uint32_t virtual_bytes : {0u, 1000u}) {
+    for (uint32_t at = 0; at < kRoceHeadersBytes + kAethBytes; ++at) {
+      for (const uint8_t v : {0x00, 0x01, 0x06, 0x08, 0x11, 0x12, 0x45, 0x46, 0xb7, 0xff}) {
+        rte_mbuf* m = pool.Alloc();
+        ASSERT_TRUE(WriteRoceAck(m, DataFields(), kAethAck, 7));
+        SetVirtualBytes(m, virtual_bytes);
+        rte_pktmbuf_mtod(m, uint8_t*)[at] = v;
+        same(m);
+        rte_pktmbuf_free(m);
+      }
+    }
+  }
+  for (uint32_t keep = 0; keep <= kRoceHeadersBytes; ++keep) {
+    rte_mbuf* m = pool.Alloc();
+    ASSERT_TRUE(WriteRocePacket(m, DataFields(), 100));
+    rte_pktmbuf_trim(m, static_cast<uint16_t>(rte_pktmbuf_data_len(m) - keep));
+    same(m);
+    rte_pktmbuf_free(m);
+  }
+}
+
 }  // namespace
 }  // namespace fe::dp
