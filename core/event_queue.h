@@ -69,7 +69,7 @@ class EventQueue {
   }
   // e.at must not be earlier than the last popped event's time. Inline: it is most of the cost
   // of scheduling an event, and the event's fields then go straight into their slot.
-  void Push(const Event& e) {
+  [[gnu::always_inline]] void Push(const Event& e) {
     const int64_t b = BucketOf(e.at);
     // An empty queue's window starts where it was last drained to: a later push may still come
     // before this one.
@@ -126,7 +126,7 @@ class EventQueue {
   void NextRun();
   void SortRun();
   void PullTimersInto(int64_t window_end);
-  void Append(int64_t b, const Event& e) {
+  [[gnu::always_inline]] void Append(int64_t b, const Event& e) {
     Bucket& bucket = buckets_[b & kMask];
     if (bucket.head == nullptr || bucket.count == kChunkEvents) [[unlikely]] {
       StartChunk(b);

@@ -64,8 +64,10 @@ class Scheduler {
   // The same in `domain`: an event that touches another domain's state than its handler's own
   // (a frame reaching the far end of a link). Across domains, `at` must be at least the
   // lookahead past now; a run aborts on an event that would then run out of order (one due
-  // inside the window being run), the only kind that could change a result.
-  void AtIn(uint32_t domain, Time at, EventHandler* handler, uint64_t arg = 0) {
+  // inside the window being run), the only kind that could change a result. Always inline, with
+  // the calendar's append: as a call, its register saves were a third of its instructions.
+  [[gnu::always_inline]] void AtIn(uint32_t domain, Time at, EventHandler* handler,
+                                   uint64_t arg = 0) {
     if (at < clock_.Now()) at = clock_.Now();
     // The domain rides in the low bits of the sequence number: it keeps the event 32 bytes and
     // leaves the insertion order, in the high bits, deciding ties.
@@ -141,7 +143,7 @@ class Scheduler {
     }
     if (mid != nullptr) mid->handler->Prefetch(mid->arg, 0);
   }
-  void PushWindowed(const Event& e) {
+  [[gnu::always_inline]] void PushWindowed(const Event& e) {
     const uint32_t domain = DomainOf(e);
     if (in_window_ && e.at < window_end_) {
       if (domain != running_domain_) [[unlikely]] {
