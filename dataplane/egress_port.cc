@@ -104,7 +104,7 @@ uint8_t EgressPort::EligibleMask(Time now) {
   return nonempty_mask_ & static_cast<uint8_t>(~(paused_mask_ & ~stormed_mask_));
 }
 
-EgressPort::Queued EgressPort::Dequeue() {
+[[gnu::always_inline]] inline EgressPort::Queued EgressPort::Dequeue() {
   if (control_pending_) {
     const Queued e = control_.pop();
     control_pending_ = !control_.empty();
@@ -169,7 +169,7 @@ void EgressPort::StartNext() {
   }
 }
 
-void EgressPort::Transmit(rte_mbuf* m, uint32_t frame_bytes) {
+[[gnu::always_inline]] inline void EgressPort::Transmit(rte_mbuf* m, uint32_t frame_bytes) {
   const Time now = sched_->Now();
   const uint32_t wire_bytes = WireBytesOfFrame(frame_bytes);
   const Time ser = rate_.SerializationTime(wire_bytes);
@@ -188,29 +188,26 @@ void EgressPort::Transmit(rte_mbuf* m, uint32_t frame_bytes) {
 }
 
 void EgressPort::OnEvent(uint64_t what) {
+  if (IsArrival(what)) [[likely]] {
+    // Tail calls: an arrival costs this frame no stack of its own.
+    rte_mbuf* m = FrameOf(what);
+    if ((what & kFromReverse) == 0) return peer_->Receive(peer_port_, m);
+    if (!IsMacControlFrame(m)) return rx_node_->Receive(rx_port_, m);
+    return OnMacControlFrame(m);
+  }
   if (what == kTxDone) {
     tx_event_pending_ = false;
     StartNext();
     return;
   }
-  if (what == kPauseExpiry || what == kWatchdog) {
-    if (watchdog_mask_ != 0) UpdateWatchdogs(sched_->Now());
-    Kick();
-    return;
-  }
-  if ((what & kFromReverse) != 0) {
-    Deliver(FrameOf(what), rx_node_, rx_port_, this);
-  } else {
-    Deliver(FrameOf(what), peer_, peer_port_, nullptr);
-  }
+  if (watchdog_mask_ != 0) UpdateWatchdogs(sched_->Now());
+  Kick();
 }
 
-void EgressPort::Deliver(rte_mbuf* m, PacketReceiver* receiver, uint16_t port,
-                         EgressPort* to_pause) {
-  if (to_pause == nullptr || !IsMacControlFrame(m)) return receiver->Receive(port, m);
+void EgressPort::OnMacControlFrame(rte_mbuf* m) {
   // Other MAC-control opcodes (802.3x PAUSE) are not emulated and end here too.
   if (const std::optional<PfcFrame> f = ParsePfcFrame(m)) {
-    to_pause->OnPauseFrame(sched_->Now(), f->class_enable, f->quanta);
+    OnPauseFrame(sched_->Now(), f->class_enable, f->quanta);
   }
   rte_pktmbuf_free(m);
 }

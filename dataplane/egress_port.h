@@ -161,8 +161,9 @@ class alignas(64) EgressPort final : public EventHandler {
   // Queues that may send now: not empty and not paused.
   uint8_t EligibleMask(Time now);
   void NoteQueueChange(int q, Time now);
-  // A frame arrived over the link: to its receiver, or a MAC-control frame to `to_pause`.
-  void Deliver(rte_mbuf* m, PacketReceiver* receiver, uint16_t port, EgressPort* to_pause);
+  // A MAC-control (PFC) frame arrived over the link of this port's other direction: it pauses
+  // this port and ends here.
+  void OnMacControlFrame(rte_mbuf* m);
   // Gives queue q's watchdog its inputs now; on a storm, flushes the queue.
   void UpdateWatchdog(int q, Time now);
   void UpdateWatchdogs(Time now) {
