@@ -7,6 +7,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 
 #include "congestion/dscp_map.h"
@@ -38,6 +39,16 @@ struct EgressSchedulerConfig {
 StatusOr<EgressSchedulerConfig> Compile(const EgressSchedulerParams& params);
 
 // Round-robin state of one egress port.
+namespace egress_internal {
+
+// The first queue of `mask` after `from`, wrapping around; mask must not be empty.
+inline uint8_t NextInMask(uint8_t mask, uint8_t from) {
+  const unsigned rotated = ((unsigned{mask} | (unsigned{mask} << kNumPriorities)) >> (from + 1));
+  return static_cast<uint8_t>((from + 1 + std::countr_zero(rotated)) % kNumPriorities);
+}
+
+}  // namespace egress_internal
+
 class EgressScheduler {
  public:
   // eligible_mask: bit i set when queue i has a packet and may send (not paused). head_bytes[i]:
@@ -52,5 +63,37 @@ class EgressScheduler {
   uint8_t current_ = 0;        // DWRR queue being visited
   bool credited_ = false;      // current_ has received its quantum for this visit
 };
+
+// Inline: an egress port picks for every packet it sends.
+inline int EgressScheduler::Pick(const EgressSchedulerConfig& config, uint8_t eligible_mask,
+                                 const std::array<uint32_t, kNumPriorities>& head_bytes) {
+  const unsigned strict = eligible_mask & config.strict_mask;
+  if (strict != 0) return std::bit_width(strict) - 1;
+  const uint8_t dwrr = eligible_mask & config.dwrr_mask;
+  // Ineligible DWRR queues keep no credit for later (only those holding some need the reset).
+  for (unsigned idle = credited_mask_ & ~dwrr & 0xFFu; idle != 0; idle &= idle - 1) {
+    deficit_bytes_[std::countr_zero(idle)] = 0;
+  }
+  credited_mask_ &= dwrr;
+  if (dwrr == 0) return -1;
+  if (((dwrr >> current_) & 1) == 0) {
+    current_ = egress_internal::NextInMask(dwrr, current_);
+    credited_ = false;
+  }
+  // Terminates: every pass over the eligible queues credits each of them a quantum >= 1.
+  while (true) {
+    if (!credited_) {
+      deficit_bytes_[current_] += config.quantum_bytes[current_];
+      credited_ = true;
+      credited_mask_ |= static_cast<uint8_t>(1u << current_);
+    }
+    if (head_bytes[current_] <= deficit_bytes_[current_]) {
+      deficit_bytes_[current_] -= head_bytes[current_];
+      return current_;
+    }
+    current_ = egress_internal::NextInMask(dwrr, current_);
+    credited_ = false;
+  }
+}
 
 }  // namespace fe::cong

@@ -58,7 +58,7 @@ class Scheduler {
 
   // Schedules handler->OnEvent(arg) at time `at` (clamped to now: the past cannot be changed),
   // in the handler's domain.
-  void At(Time at, EventHandler* handler, uint64_t arg = 0) {
+  [[gnu::always_inline]] void At(Time at, EventHandler* handler, uint64_t arg = 0) {
     AtIn(handler->event_domain(), at, handler, arg);
   }
   // The same in `domain`: an event that touches another domain's state than its handler's own
