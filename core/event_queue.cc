@@ -61,16 +61,18 @@ Event EventQueue::Pop() {
   return e;
 }
 
-void EventQueue::TakeBefore(Time end, std::vector<Event>* out) {
+void EventQueue::TakeBefore(Time end, std::vector<std::span<const Event>>* out) {
+  ReleaseTaken();
   // What single pops left: the rest of a sorted run, and late events. Both come first in time.
   while (!RunDone() && run_[run_pos_].at < end) {
-    out->push_back(run_[run_pos_++]);
+    taken_first_.push_back(run_[run_pos_++]);
     --size_;
   }
   while (!late_.empty() && late_.top().at < end) {
-    out->push_back(late_.Pop());
+    taken_first_.push_back(late_.Pop());
     --size_;
   }
+  if (!taken_first_.empty()) out->emplace_back(taken_first_);
   if (!RunDone() || !late_.empty()) return;  // the rest of the run is at or after end
   const int64_t last = BucketOf(end - Time::FromPs(1));
   while (near_ > 0 || !far_.empty()) {
@@ -79,35 +81,54 @@ void EventQueue::TakeBefore(Time end, std::vector<Event>* out) {
     cursor_ = next;
     PullTimersInto(cursor_ + kBuckets);
     Bucket& bucket = buckets_[cursor_ & kMask];
-    const size_t first = out->size();
-    uint32_t count = bucket.count;
-    for (Chunk* c = bucket.head; c != nullptr; c = c->next) {
-      out->insert(out->end(), c->events.begin(), c->events.begin() + count);
-      count = kChunkEvents;
+    size_t taken = 0;
+    size_t kept = 0;  // of the taken, those that stay as late events
+    if (cursor_ == last) {
+      // The bucket straddles end: what is due at or after it waits among the late events.
+      uint32_t count = bucket.count;
+      for (Chunk* c = bucket.head; c != nullptr; c = c->next) {
+        for (uint32_t i = 0; i < count; ++i) {
+          const Event& e = c->events[i];
+          if (e.at < end) {
+            taken_last_.push_back(e);
+          } else {
+            late_.Push(e);
+            ++kept;
+          }
+        }
+        taken += count;
+        count = kChunkEvents;
+      }
+      FreeChunks(bucket.head);
+    } else {
+      // The chunks themselves are handed over, and kept until ReleaseTaken.
+      uint32_t count = bucket.count;
+      Chunk* c = bucket.head;
+      for (;;) {
+        out->emplace_back(c->events.data(), count);
+        taken += count;
+        count = kChunkEvents;
+        if (c->next == nullptr) break;
+        c = c->next;
+      }
+      c->next = taken_chunks_;
+      taken_chunks_ = bucket.head;
     }
-    const size_t taken = out->size() - first;
-    FreeChunks(bucket.head);
     bucket = Bucket{};
     occupied_[(cursor_ & kMask) / 64] &= ~(uint64_t{1} << (cursor_ % 64));
     near_ -= taken;
-    size_ -= taken;
-    if (cursor_ == last) {
-      // The bucket straddles end: what is due at or after it waits among the late events.
-      size_t kept = first;
-      for (size_t i = first; i < out->size(); ++i) {
-        const Event e = (*out)[i];
-        if (e.at < end) {
-          (*out)[kept++] = e;
-        } else {
-          late_.Push(e);
-          ++size_;
-        }
-      }
-      out->resize(kept);
-      break;
-    }
+    size_ -= taken - kept;
+    if (cursor_ == last) break;
   }
+  if (!taken_last_.empty()) out->emplace_back(taken_last_);
   if (size_ == 0) drained_ = BucketOf(end);
+}
+
+void EventQueue::ReleaseTaken() {
+  FreeChunks(taken_chunks_);
+  taken_chunks_ = nullptr;
+  taken_first_.clear();
+  taken_last_.clear();
 }
 
 EventQueue::Chunk* EventQueue::NewChunk() {

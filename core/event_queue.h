@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "core/units.h"
@@ -85,10 +86,13 @@ class EventQueue {
   }
   // Removes the earliest event; the queue must not be empty.
   Event Pop();
-  // Moves every event before `end` to the back of *out, ordered only as far as their buckets of
-  // time are: the caller sorts what it needs, which for a few events of one domain costs less
-  // than sorting every bucket whole.
-  void TakeBefore(Time end, std::vector<Event>* out);
+  // Moves every event before `end` out of the queue, as spans appended to *out, ordered only as
+  // far as their buckets of time are: the caller sorts what it needs, which for a few events of
+  // one domain costs less than sorting every bucket whole. The spans are the buckets' own
+  // storage, not copies; they stay valid until ReleaseTaken or the next TakeBefore, and pushes
+  // in between do not touch them.
+  void TakeBefore(Time end, std::vector<std::span<const Event>>* out);
+  void ReleaseTaken();
   // The event k places behind the next in the sorted bucket being popped (k = 0: the next
   // itself), or nullptr when the bucket holds no such event. Only for prefetching: an event
   // pushed since the bucket was sorted may come before it.
@@ -164,6 +168,11 @@ class EventQueue {
   size_t near_ = 0;                                 // events in buckets_
   size_t size_ = 0;
   EventHeap far_;
+  // What the last TakeBefore handed over: whole buckets' chunks, and the events copied out of
+  // a sorted run, the late heap (first) and the bucket that straddled its end (last).
+  Chunk* taken_chunks_ = nullptr;
+  std::vector<Event> taken_first_;
+  std::vector<Event> taken_last_;
   std::vector<std::unique_ptr<Chunk>> chunks_;  // every chunk, owned
   Chunk* free_ = nullptr;                       // spent chunks, the most recently used first
 };

@@ -96,15 +96,20 @@ uint64_t Scheduler::RunUntil(Time until, uint64_t max_events) {
 
 void Scheduler::GroupByDomain() {
   spans_.clear();
-  event_rank_.resize(window_.size());
-  for (size_t i = 0; i < window_.size(); ++i) {
-    uint32_t& rank = rank_[DomainOf(window_[i])];
-    if (rank == kNoRank) {
-      rank = static_cast<uint32_t>(spans_.size());
-      spans_.push_back(Span{0, 0});
+  size_t total = 0;
+  for (const std::span<const Event> taken : taken_) total += taken.size();
+  event_rank_.resize(total);
+  size_t i = 0;
+  for (const std::span<const Event> taken : taken_) {
+    for (const Event& e : taken) {
+      uint32_t& rank = rank_[DomainOf(e)];
+      if (rank == kNoRank) {
+        rank = static_cast<uint32_t>(spans_.size());
+        spans_.push_back(Span{0, 0});
+      }
+      ++spans_[rank].end;  // a count until the offsets below
+      event_rank_[i++] = rank;
     }
-    ++spans_[rank].end;  // a count until the offsets below
-    event_rank_[i] = rank;
   }
   uint32_t offset = 0;
   for (Span& s : spans_) {
@@ -112,25 +117,30 @@ void Scheduler::GroupByDomain() {
     s.begin = s.end = offset;
     offset += count;
   }
-  ordered_.resize(window_.size());
-  for (size_t i = 0; i < window_.size(); ++i) ordered_[spans_[event_rank_[i]].end++] = window_[i];
+  ordered_.resize(total);
+  i = 0;
+  for (const std::span<const Event> taken : taken_) {
+    for (const Event& e : taken) ordered_[spans_[event_rank_[i++]].end++] = e;
+  }
+  // The buckets' chunks are free for the pushes of the window.
+  queue_.ReleaseTaken();
   for (const Span& s : spans_) {
     rank_[DomainOf(ordered_[s.begin])] = kNoRank;
     // A domain's events came in buckets of time, each in push order: nearly sorted already.
     Event* span = ordered_.data();
-    for (uint32_t i = s.begin + 1; i < s.end; ++i) {
-      if (!span[i].Before(span[i - 1])) continue;
-      const Event e = span[i];
-      uint32_t j = i;
-      for (; j > s.begin && e.Before(span[j - 1]); --j) span[j] = span[j - 1];
-      span[j] = e;
+    for (uint32_t j = s.begin + 1; j < s.end; ++j) {
+      if (!span[j].Before(span[j - 1])) continue;
+      const Event e = span[j];
+      uint32_t k = j;
+      for (; k > s.begin && e.Before(span[k - 1]); --k) span[k] = span[k - 1];
+      span[k] = e;
     }
   }
 }
 
 uint64_t Scheduler::RunWindow(Time end) {
-  window_.clear();
-  queue_.TakeBefore(end, &window_);
+  taken_.clear();
+  queue_.TakeBefore(end, &taken_);
   GroupByDomain();
   in_window_ = true;
   window_end_ = end;

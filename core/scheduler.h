@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "core/clock.h"
@@ -159,7 +160,7 @@ class Scheduler {
   [[noreturn]] void LookaheadViolated(const Event& e) const;
   // Runs every domain event before `end`, a domain at a time; returns how many ran.
   uint64_t RunWindow(Time end);
-  // Orders window_ by domain (in the order domains first appear, each keeping time order)
+  // Orders taken_ by domain (in the order domains first appear, each keeping time order)
   // into ordered_, with each domain's range in spans_.
   void GroupByDomain();
 
@@ -202,7 +203,7 @@ class Scheduler {
     size_t head_ = 0;
   };
   SortedEvents local_;
-  std::vector<Event> window_;
+  std::vector<std::span<const Event>> taken_;  // the window's events, as the queue holds them
   std::vector<Event> ordered_;
   struct Span {
     uint32_t begin;

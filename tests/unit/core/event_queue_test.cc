@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -116,13 +117,28 @@ TEST(EventQueueTest, TakeBeforeTakesExactlyTheEventsBeforeItsEnd) {
         continue;
       }
       const Time end = now + Time::FromPs(512 * (1 + static_cast<int64_t>(rng.NextBelow(3000))));
-      std::vector<Event> taken;
+      std::vector<std::span<const Event>> taken;
       both.q.TakeBefore(end, &taken);
       std::set<uint64_t> got;
-      for (const Event& e : taken) {
-        ASSERT_LT(e.at, end);
-        got.insert(e.seq);
+      size_t taken_count = 0;
+      for (const std::span<const Event> span : taken) {
+        for (const Event& e : span) {
+          ASSERT_LT(e.at, end);
+          got.insert(e.seq);
+          ++taken_count;
+        }
       }
+      // Pushes before the spans are released must not touch them.
+      if (rng.NextBelow(2) == 0) {
+        for (int k = 0; k < 70; ++k) both.Push(end + Time::FromPs(512 * k));
+        size_t count_after = 0;
+        for (const std::span<const Event> span : taken) count_after += span.size();
+        ASSERT_EQ(count_after, taken_count);
+        for (const std::span<const Event> span : taken) {
+          for (const Event& e : span) ASSERT_TRUE(got.count(e.seq) == 1 && e.at < end);
+        }
+      }
+      both.q.ReleaseTaken();
       std::set<uint64_t> want;
       while (!both.ref.empty()) {
         const auto [at_ps, s] = both.ref.Pop();
@@ -133,7 +149,7 @@ TEST(EventQueueTest, TakeBeforeTakesExactlyTheEventsBeforeItsEnd) {
         want.insert(s);
       }
       ASSERT_EQ(got, want) << "seed " << seed << " step " << step;
-      ASSERT_EQ(taken.size(), want.size());
+      ASSERT_EQ(taken_count, want.size());
       now = end;
     }
     while (!both.q.empty()) ASSERT_EQ(both.q.Pop().seq, both.ref.Pop().second);
