@@ -32,7 +32,7 @@ Switch::Switch(const SwitchWiring& w, SwitchConfig config)
       num_hosts_(w.num_hosts),
       ecmp_seed_(w.ecmp_seed),
       ports_(w.ports),
-      routes_(w.routes),
+      routes_(w.routes->Of(w.node)),
       sched_(w.sched),
       config_(std::move(config)),
       mmu_(config_.buffer),
@@ -58,7 +58,7 @@ void Switch::DropAt(SwitchQueueCounters& q, rte_mbuf* m, DropReason reason) {
 }
 
 int Switch::Route(const HeaderView& h, uint32_t dst) const {
-  const std::span<const uint16_t> group = routes_->NextHops(node_, dst);
+  const std::span<const uint16_t> group = routes_.NextHops(dst);
   if (group.empty()) return -1;
   // Going down a fat-tree there is one way: no hash to compute for half of a path's hops.
   if (group.size() == 1) return group[0];

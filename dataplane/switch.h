@@ -100,7 +100,7 @@ class Switch final : public PacketReceiver, public DequeueObserver, public Event
   uint32_t num_hosts_;
   uint32_t ecmp_seed_;
   std::span<EgressPort> ports_;
-  const topo::RouteTable* routes_;
+  topo::RouteTable::SwitchRoutes routes_;
   Scheduler* sched_;
   SwitchConfig config_;
   SwitchCounters counters_;

@@ -23,38 +23,66 @@
 namespace fe::topo {
 
 class RouteTable {
- public:
-  // Hosts never forward: a path through a host other than the destination is no route.
-  static RouteTable Build(const Graph& graph);
-
-  // Egress ports of switch `sw` on shortest paths to host index `dst_host`, in ascending order;
-  // empty if the destination cannot be reached. Valid as long as the table lives.
-  std::span<const uint16_t> NextHops(NodeId sw, uint32_t dst_host) const {
-    assert(sw < switch_slot_.size() && switch_slot_[sw] != kNotASwitch);
-    assert(dst_host < num_hosts_);
-    const uint32_t slot = switch_slot_[sw];
-    // The last run starting at or before dst_host (every switch's first run starts at host 0);
-    // branch-free, since the destinations of successive packets are unpredictable.
-    const Run* run = runs_.data() + first_run_[slot];
-    for (uint32_t n = first_run_[slot + 1] - first_run_[slot]; n > 1;) {
-      const uint32_t half = n / 2;
-      run = run[half].first_dst <= dst_host ? run + half : run;
-      n -= half;
-    }
-    return {ports_.data() + group_begin_[run->group],
-            group_begin_[run->group + 1] - group_begin_[run->group]};
-  }
-
-  size_t MemoryBytes() const;
-
  private:
-  static constexpr uint32_t kNotASwitch = UINT32_MAX;
   // Destinations first_dst up to the next run's first_dst share the ports of global `group`.
   struct Run {
     uint32_t first_dst;
     uint32_t group;
   };
 
+ public:
+  // Hosts never forward: a path through a host other than the destination is no route.
+  static RouteTable Build(const Graph& graph);
+
+  // One switch's routes, looked up without finding the switch first: a switch keeps its own.
+  class SwitchRoutes {
+   public:
+    // Egress ports on shortest paths to host index `dst_host`, in ascending order; empty if the
+    // destination cannot be reached.
+    std::span<const uint16_t> NextHops(uint32_t dst_host) const {
+      // The last run starting at or before dst_host (every switch's first run starts at host 0);
+      // branch-free, since the destinations of successive packets are unpredictable.
+      const Run* run = runs_;
+      for (uint32_t n = num_runs_; n > 1;) {
+        const uint32_t half = n / 2;
+        run = run[half].first_dst <= dst_host ? run + half : run;
+        n -= half;
+      }
+      const uint32_t begin = group_begin_[run->group];
+      return {ports_ + begin, group_begin_[run->group + 1] - begin};
+    }
+
+   private:
+    friend class RouteTable;
+    const Run* runs_ = nullptr;
+    uint32_t num_runs_ = 0;
+    const uint32_t* group_begin_ = nullptr;
+    const uint16_t* ports_ = nullptr;
+  };
+
+  // The routes of switch `sw`, valid as long as the table lives.
+  SwitchRoutes Of(NodeId sw) const {
+    assert(sw < switch_slot_.size() && switch_slot_[sw] != kNotASwitch);
+    const uint32_t slot = switch_slot_[sw];
+    SwitchRoutes r;
+    r.runs_ = runs_.data() + first_run_[slot];
+    r.num_runs_ = first_run_[slot + 1] - first_run_[slot];
+    r.group_begin_ = group_begin_.data();
+    r.ports_ = ports_.data();
+    return r;
+  }
+
+  // Egress ports of switch `sw` on shortest paths to host index `dst_host`, in ascending order;
+  // empty if the destination cannot be reached. Valid as long as the table lives.
+  std::span<const uint16_t> NextHops(NodeId sw, uint32_t dst_host) const {
+    assert(dst_host < num_hosts_);
+    return Of(sw).NextHops(dst_host);
+  }
+
+  size_t MemoryBytes() const;
+
+ private:
+  static constexpr uint32_t kNotASwitch = UINT32_MAX;
   uint32_t num_hosts_ = 0;
   std::vector<uint32_t> switch_slot_;  // by NodeId: the switch's dense index, or kNotASwitch
   std::vector<uint32_t> first_run_;    // by slot: the switch's first run in runs_; one extra
