@@ -122,20 +122,23 @@ void Switch::Receive(uint16_t local_port, rte_mbuf* m) {
 void Switch::OnDequeue(uint16_t local_port, rte_mbuf* m, uint32_t frame_bytes, uint8_t queue,
                        uint16_t in_port) {
   mmu_.Release(in_port, local_port, queue, frame_bytes);
+  if (config_.wred[queue].mark_at_dequeue) MarkAtDequeue(local_port, m, queue);
+  ActOnPfc(in_port, queue, mmu_.PfcCheck(in_port, queue));
+}
+
+void Switch::MarkAtDequeue(uint16_t local_port, rte_mbuf* m, uint8_t queue) {
   const cong::WredConfig& wred = config_.wred[queue];
   const int64_t behind_bytes = ports_[local_port].queue_bytes(queue);
   // At dequeue a RED drop is not taken (the packet is already leaving); ECT packets are marked.
-  if (wred.mark_at_dequeue && behind_bytes > wred.kmin_bytes) {
-    HeaderView h;
-    if (ParseHeaders(m, &h) == ParseError::kNone && h.ecn != kEcnCe &&
-        cong::WredDecide(wred, behind_bytes, h.ecn != kEcnNotEct, true,
-                         static_cast<uint32_t>(random_.NextU64() >> 32)) ==
-            cong::WredVerdict::kMark) {
-      SetIpEcn(m, kEcnCe);
-      ++queue_counters_[Index(local_port, queue)].ecn_marks;
-    }
+  if (behind_bytes <= wred.kmin_bytes) return;
+  HeaderView h;
+  if (ParseHeaders(m, &h) == ParseError::kNone && h.ecn != kEcnCe &&
+      cong::WredDecide(wred, behind_bytes, h.ecn != kEcnNotEct, true,
+                       static_cast<uint32_t>(random_.NextU64() >> 32)) ==
+          cong::WredVerdict::kMark) {
+    SetIpEcn(m, kEcnCe);
+    ++queue_counters_[Index(local_port, queue)].ecn_marks;
   }
-  ActOnPfc(in_port, queue, mmu_.PfcCheck(in_port, queue));
 }
 
 void Switch::OnFlush(uint16_t local_port, rte_mbuf* m, uint32_t frame_bytes, uint8_t queue,
@@ -145,12 +148,9 @@ void Switch::OnFlush(uint16_t local_port, rte_mbuf* m, uint32_t frame_bytes, uin
   ActOnPfc(in_port, queue, mmu_.PfcCheck(in_port, queue));
 }
 
-void Switch::ActOnPfc(uint16_t in_port, uint8_t prio, cong::PfcAction action) {
-  if (action == cong::PfcAction::kSendXoff) {
-    SendPause(in_port, prio, config_.pause[in_port].quanta);
-  } else if (action == cong::PfcAction::kSendXon) {
-    SendPause(in_port, prio, 0);
-  }
+void Switch::SendPauseFor(uint16_t in_port, uint8_t prio, cong::PfcAction action) {
+  SendPause(in_port, prio,
+            action == cong::PfcAction::kSendXoff ? config_.pause[in_port].quanta : 0);
 }
 
 void Switch::SendPause(uint16_t port, uint8_t prio, uint16_t quanta) {

@@ -87,10 +87,18 @@ class Switch final : public PacketReceiver, public DequeueObserver, public Event
   // The egress port for a packet to host dst with headers h (an ECMP choice), or -1 when no
   // route leads there.
   int Route(const HeaderView& h, uint32_t dst) const;
-  void Drop(rte_mbuf* m, DropReason reason);
-  void DropAt(SwitchQueueCounters& q, rte_mbuf* m, DropReason reason);
-  void ActOnPfc(uint16_t in_port, uint8_t prio, cong::PfcAction action);
+  // The paths few packets take are kept out of line, so that the per-packet ones keep their
+  // state in registers.
+  [[gnu::cold, gnu::noinline]] void Drop(rte_mbuf* m, DropReason reason);
+  [[gnu::cold, gnu::noinline]] void DropAt(SwitchQueueCounters& q, rte_mbuf* m, DropReason reason);
+  void ActOnPfc(uint16_t in_port, uint8_t prio, cong::PfcAction action) {
+    if (action != cong::PfcAction::kNone) SendPauseFor(in_port, prio, action);
+  }
+  // XOFF or XON out of in_port for prio.
+  [[gnu::noinline]] void SendPauseFor(uint16_t in_port, uint8_t prio, cong::PfcAction action);
   void SendPause(uint16_t port, uint8_t prio, uint16_t quanta);
+  // WRED marking as a packet leaves queue `queue` of local_port (mark_at_dequeue).
+  [[gnu::noinline]] void MarkAtDequeue(uint16_t local_port, rte_mbuf* m, uint8_t queue);
 
   // What PrefetchReceive reads comes first, in the object's first kReceiverHotBytes, which a
   // port prefetches ahead of an arrival: the scalars, the DSCP map and the first priorities' WRED.
