@@ -203,6 +203,14 @@ class Scheduler {
     size_t head_ = 0;
   };
   SortedEvents local_;
+  // Past a window's last event, sentinels whose handler does nothing, so that the run can warm
+  // the events kWarmAheadSlots places on without testing where the window ends.
+  static constexpr size_t kWarmAheadSlots = 3 * kPrefetchDistance;
+  class NoEvent final : public EventHandler {
+   public:
+    void OnEvent(uint64_t /*arg*/) override {}
+  };
+  NoEvent no_event_;
   std::vector<std::span<const Event>> taken_;  // the window's events, as the queue holds them
   std::vector<Event> ordered_;
   struct Span {
