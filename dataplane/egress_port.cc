@@ -7,11 +7,6 @@
 
 namespace fe::dp {
 
-void EgressPort::NoteQueueChange(int q, Time now) {
-  queues_[q].byte_ps = QueueByteTime(q, now);
-  queues_[q].changed = now;
-}
-
 PortCounters EgressPort::counters() const {
   PortCounters c;
   c.tx_packets = tx_packets_;
@@ -24,23 +19,6 @@ PortCounters EgressPort::counters() const {
     c.queue_byte_ps[q] = queues_[q].byte_ps;
   }
   return c;
-}
-
-void EgressPort::Enqueue(rte_mbuf* m, uint8_t queue, uint16_t tag) {
-  const Time now = sched_->Now();
-  const uint32_t frame_bytes = FrameBytes(m);
-  NoteQueueChange(queue, now);
-  QueueState& s = queues_[queue];
-  s.fifo.push(Queued{m, frame_bytes, tag, CollectsInt(m)});
-  s.bytes += frame_bytes;
-  if (s.bytes > s.max_bytes) s.max_bytes = s.bytes;
-  const bool was_empty = (nonempty_mask_ & (1u << queue)) == 0;
-  nonempty_mask_ |= static_cast<uint8_t>(1u << queue);
-  // Unpaused and not stormed, the watchdog has nothing to time: its input change does not matter.
-  if (was_empty && (watchdog_mask_ & (paused_mask_ | stormed_mask_) & (1u << queue)) != 0) {
-    UpdateWatchdog(queue, now);
-  }
-  if (!tx_event_pending_) StartNext();
 }
 
 void EgressPort::EnqueueControl(rte_mbuf* m) {
