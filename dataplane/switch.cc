@@ -57,7 +57,7 @@ void Switch::DropAt(SwitchQueueCounters& q, rte_mbuf* m, DropReason reason) {
   Drop(m, reason);
 }
 
-int Switch::Route(const HeaderView& h, uint32_t dst) const {
+inline int Switch::Route(const HeaderView& h, uint32_t dst) const {
   const std::span<const uint16_t> group = routes_.NextHops(dst);
   if (group.empty()) return -1;
   // Going down a fat-tree there is one way: no hash to compute for half of a path's hops.

@@ -85,8 +85,8 @@ class Switch final : public PacketReceiver, public DequeueObserver, public Event
     return size_t{port} * cong::kNumPriorities + prio;
   }
   // The egress port for a packet to host dst with headers h (an ECMP choice), or -1 when no
-  // route leads there.
-  int Route(const HeaderView& h, uint32_t dst) const;
+  // route leads there. Inline in the receive, which runs it for every packet.
+  [[gnu::always_inline]] int Route(const HeaderView& h, uint32_t dst) const;
   // The paths few packets take are kept out of line, so that the per-packet ones keep their
   // state in registers.
   [[gnu::cold, gnu::noinline]] void Drop(rte_mbuf* m, DropReason reason);
