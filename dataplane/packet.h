@@ -106,14 +106,22 @@ ParseError ParseAnyHeaders(const rte_mbuf* m, HeaderView* out);
     std::memcpy(&v, p + at, sizeof(v));
     return __builtin_bswap32(v);
   };
+  // Any other frame is parsed into a copy, so that *out never escapes into a call: a caller's
+  // header view then lives in registers, and the fields it does not read cost nothing.
+  const auto any = [m, out] {
+    HeaderView h{};
+    const ParseError e = ParseAnyHeaders(m, &h);
+    *out = h;
+    return e;
+  };
   if (stored < kRoceHeadersBytes || be16(12) != 0x0800 || p[kIpv4Offset] != 0x45 ||
       p[kIpv4Offset + 9] != 17 || be16(kUdpOffset + 2) != kRoceUdpPort) {
-    return ParseAnyHeaders(m, out);
+    return any();
   }
   const uint32_t total = be16(kIpv4Offset + 2);
   const uint32_t frame = rte_pktmbuf_pkt_len(m) + VirtualBytes(m);
   if (total < kIpv4HeaderBytes + kUdpHeaderBytes + kBthBytes || kIpv4Offset + total > frame) {
-    return ParseAnyHeaders(m, out);
+    return any();
   }
   out->src_ip = be32(kIpv4Offset + 12);
   out->dst_ip = be32(kIpv4Offset + 16);
