@@ -38,7 +38,6 @@ struct EgressSchedulerConfig {
 // Refuses a DWRR quantum outside [1, 2^24], naming the field.
 StatusOr<EgressSchedulerConfig> Compile(const EgressSchedulerParams& params);
 
-// Round-robin state of one egress port.
 namespace egress_internal {
 
 // The first queue of `mask` after `from`, wrapping around; mask must not be empty.
@@ -49,6 +48,7 @@ inline uint8_t NextInMask(uint8_t mask, uint8_t from) {
 
 }  // namespace egress_internal
 
+// Round-robin state of one egress port.
 class EgressScheduler {
  public:
   // eligible_mask: bit i set when queue i has a packet and may send (not paused). head_bytes[i]:
