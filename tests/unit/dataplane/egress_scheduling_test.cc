@@ -25,6 +25,10 @@ struct Sink : PacketReceiver {
 rte_mbuf* Frame(testing::TestPool& pool, uint8_t queue, uint32_t frame_bytes) {
   rte_mbuf* m = pool.Alloc();
   auto* p = reinterpret_cast<uint8_t*>(rte_pktmbuf_append(m, 60));
+  if (p == nullptr) {
+    ADD_FAILURE() << "no room for a 60-byte frame";
+    return m;
+  }
   std::memset(p, 0, 60);
   p[0] = queue;
   SetVirtualBytes(m, frame_bytes - 60 - kFcsBytes);

@@ -15,7 +15,9 @@ TEST(LatenessHistogramTest, BucketsTileTheLineWithBoundedWidth) {
     const uint64_t upper = LatenessHistogram::BucketUpperNs(b);
     ASSERT_EQ(LatenessHistogram::BucketOf(next), b) << "lower bound of bucket " << b;
     ASSERT_EQ(LatenessHistogram::BucketOf(upper), b) << "upper bound of bucket " << b;
-    if (next >= 64) ASSERT_LE(upper - next + 1, next / 32) << "bucket " << b;
+    if (next >= 64) {
+      ASSERT_LE(upper - next + 1, next / 32) << "bucket " << b;
+    }
     if (b + 1 < LatenessHistogram::kNumBuckets) next = upper + 1;
   }
   EXPECT_EQ(LatenessHistogram::BucketUpperNs(LatenessHistogram::kNumBuckets - 1), UINT64_MAX);
