@@ -41,7 +41,7 @@ Bytes RunSaturated(const EgressSchedulerConfig& config, int picks, uint32_t min_
   Bytes sent;
   for (int i = 0; i < picks; ++i) {
     const int q = scheduler.Pick(config, 0b11, head);
-    EXPECT_TRUE(q == 0 || q == 1);
+    ASSERT_TRUE(q == 0 || q == 1);
     (q == 0 ? sent.q0 : sent.q1) += head[q];
     head[q] = size(q == 0 ? min_size0 : min_size1);
   }
@@ -72,6 +72,7 @@ TEST(EgressSchedulerTest, EqualQuantaShareBytesNotPackets) {
   Bytes sent;
   for (int i = 0; i < 100'000; ++i) {
     const int q = scheduler.Pick(config, 0b11, head);
+    ASSERT_TRUE(q == 0 || q == 1);
     (q == 0 ? sent.q0 : sent.q1) += head[q];
   }
   EXPECT_LE(std::llabs(sent.q0 - sent.q1), kQ + kMaxPacket);
