@@ -102,7 +102,7 @@ uint8_t* WriteHeaders(rte_mbuf* m, const RoceFields& f, uint32_t stored_extra,
 
   auto* ip = reinterpret_cast<rte_ipv4_hdr*>(p + kIpv4Offset);
   const uint32_t ip_total = kIpv4HeaderBytes + kUdpHeaderBytes + kBthBytes + extra_bytes;
-  ip->version_ihl = 0x45;
+  ip->version_ihl = kIpv4VersionIhl;
   ip->type_of_service = static_cast<uint8_t>((f.dscp << 2) | (f.ecn & 0x3));
   ip->total_length = rte_cpu_to_be_16(static_cast<uint16_t>(ip_total));
   ip->packet_id = 0;

@@ -4,8 +4,13 @@
 // (serialisation time, IP/UDP lengths) counts the virtual bytes as if they were there.
 #pragma once
 
+#include <netinet/in.h>
+#include <rte_ether.h>
+#include <rte_ip.h>
 #include <rte_mbuf.h>
+#include <rte_udp.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 
@@ -114,27 +119,37 @@ ParseError ParseAnyHeaders(const rte_mbuf* m, HeaderView* out);
     *out = h;
     return e;
   };
-  if (stored < kRoceHeadersBytes || be16(12) != 0x0800 || p[kIpv4Offset] != 0x45 ||
-      p[kIpv4Offset + 9] != 17 || be16(kUdpOffset + 2) != kRoceUdpPort) {
+  constexpr uint32_t kEtherType = offsetof(rte_ether_hdr, ether_type);
+  constexpr uint32_t kIpVersionIhl = kIpv4Offset + offsetof(rte_ipv4_hdr, version_ihl);
+  constexpr uint32_t kIpTos = kIpv4Offset + offsetof(rte_ipv4_hdr, type_of_service);
+  constexpr uint32_t kIpTotalLength = kIpv4Offset + offsetof(rte_ipv4_hdr, total_length);
+  constexpr uint32_t kIpProto = kIpv4Offset + offsetof(rte_ipv4_hdr, next_proto_id);
+  constexpr uint32_t kIpSrc = kIpv4Offset + offsetof(rte_ipv4_hdr, src_addr);
+  constexpr uint32_t kIpDst = kIpv4Offset + offsetof(rte_ipv4_hdr, dst_addr);
+  constexpr uint32_t kUdpSrcPort = kUdpOffset + offsetof(rte_udp_hdr, src_port);
+  constexpr uint32_t kUdpDstPort = kUdpOffset + offsetof(rte_udp_hdr, dst_port);
+  if (stored < kRoceHeadersBytes || be16(kEtherType) != RTE_ETHER_TYPE_IPV4 ||
+      p[kIpVersionIhl] != kIpv4VersionIhl || p[kIpProto] != IPPROTO_UDP ||
+      be16(kUdpDstPort) != kRoceUdpPort) {
     return any();
   }
-  const uint32_t total = be16(kIpv4Offset + 2);
+  const uint32_t total = be16(kIpTotalLength);
   const uint32_t frame = rte_pktmbuf_pkt_len(m) + VirtualBytes(m);
   if (total < kIpv4HeaderBytes + kUdpHeaderBytes + kBthBytes || kIpv4Offset + total > frame) {
     return any();
   }
-  out->src_ip = be32(kIpv4Offset + 12);
-  out->dst_ip = be32(kIpv4Offset + 16);
-  out->dscp = p[kIpv4Offset + 1] >> 2;
-  out->ecn = p[kIpv4Offset + 1] & 0x3;
-  out->ip_proto = 17;
-  out->src_port = be16(kUdpOffset);
+  out->src_ip = be32(kIpSrc);
+  out->dst_ip = be32(kIpDst);
+  out->dscp = p[kIpTos] >> 2;
+  out->ecn = p[kIpTos] & 0x3;
+  out->ip_proto = IPPROTO_UDP;
+  out->src_port = be16(kUdpSrcPort);
   out->dst_port = kRoceUdpPort;
   out->is_roce = true;
-  out->opcode = p[kBthOffset];
-  // The 24-bit fields end words whose first byte is another field's.
-  out->dest_qp = be32(kBthOffset + 4) & 0xffffff;
-  out->psn = be32(kBthOffset + 8) & 0xffffff;
+  out->opcode = p[kBthOffset + offsetof(Bth, opcode)];
+  // The 24-bit fields end the words that start one byte before them.
+  out->dest_qp = be32(kBthOffset + offsetof(Bth, dest_qp) - 1) & 0xffffff;
+  out->psn = be32(kBthOffset + offsetof(Bth, psn) - 1) & 0xffffff;
   return ParseError::kNone;
 }
 

@@ -10,6 +10,7 @@ namespace fe::dp {
 inline constexpr uint16_t kRoceUdpPort = 4791;
 inline constexpr uint32_t kEthHeaderBytes = 14;
 inline constexpr uint32_t kIpv4HeaderBytes = 20;
+inline constexpr uint8_t kIpv4VersionIhl = 0x45;  // version 4, a 5-word header: no options
 inline constexpr uint32_t kUdpHeaderBytes = 8;
 inline constexpr uint32_t kBthBytes = 12;
 inline constexpr uint32_t kAethBytes = 4;
