@@ -2,6 +2,7 @@
 
 #include "dataplane/int_stamp.h"
 #include "dataplane/packet.h"
+#include "dataplane/packet_pool.h"
 #include "dataplane/pcapng_writer.h"
 #include "dataplane/pfc_frame.h"
 
@@ -187,11 +188,11 @@ void EgressPort::OnMacControlFrame(rte_mbuf* m) {
   if (const std::optional<PfcFrame> f = ParsePfcFrame(m)) {
     OnPauseFrame(sched_->Now(), f->class_enable, f->quanta);
   }
-  rte_pktmbuf_free(m);
+  FreePacket(m);
 }
 
 void EgressPort::Discard(uint64_t what) {
-  if (IsArrival(what)) rte_pktmbuf_free(FrameOf(what));
+  if (IsArrival(what)) FreePacket(FrameOf(what));
 }
 
 void EgressPort::Prefetch(uint64_t what, int stage) const {
@@ -222,12 +223,12 @@ uint64_t EgressPort::DrainAll() {
   uint64_t n = 0;
   control_pending_ = false;
   while (!control_.empty()) {
-    rte_pktmbuf_free(control_.pop().m);
+    FreePacket(control_.pop().m);
     ++n;
   }
   for (QueueState& q : queues_) {
     while (!q.fifo.empty()) {
-      rte_pktmbuf_free(q.fifo.pop().m);
+      FreePacket(q.fifo.pop().m);
       ++n;
     }
     q.bytes = 0;

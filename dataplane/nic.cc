@@ -365,7 +365,7 @@ void Nic::OnRetransmitTimer(uint32_t id) {
 
 void Nic::Drop(rte_mbuf* m, DropReason reason) {
   counters_.drops.Count(reason, FrameBytes(m));
-  rte_pktmbuf_free(m);
+  FreePacket(m);
 }
 
 void Nic::Receive(uint16_t /*local_port*/, rte_mbuf* m) {
@@ -382,7 +382,7 @@ void Nic::Receive(uint16_t /*local_port*/, rte_mbuf* m) {
   } else {
     return Drop(m, DropReason::kNotRoce);
   }
-  rte_pktmbuf_free(m);
+  FreePacket(m);
 }
 
 void Nic::OnData(rte_mbuf* m, uint32_t id, const HeaderView& h) {

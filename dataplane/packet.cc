@@ -93,7 +93,7 @@ uint16_t OptionlessIpv4Checksum(const rte_ipv4_hdr* ip) {
 // which stored_extra are in the mbuf; returns a pointer just past the BTH.
 uint8_t* WriteHeaders(rte_mbuf* m, const RoceFields& f, uint32_t stored_extra,
                       uint32_t extra_bytes) {
-  auto* p = reinterpret_cast<uint8_t*>(rte_pktmbuf_append(m, kRoceHeadersBytes + stored_extra));
+  uint8_t* p = AppendBytes(m, static_cast<uint16_t>(kRoceHeadersBytes + stored_extra));
   if (p == nullptr) return nullptr;
   auto* eth = reinterpret_cast<rte_ether_hdr*>(p);
   HostMac(f.dst_host, eth->dst_addr.addr_bytes);

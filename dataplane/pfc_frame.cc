@@ -23,7 +23,7 @@ void Store16(uint8_t* p, uint16_t v) {
 }  // namespace
 
 bool WritePfcFrame(rte_mbuf* m, const uint8_t src_mac[6], const PfcFrame& frame) {
-  auto* p = reinterpret_cast<uint8_t*>(rte_pktmbuf_append(m, kPfcFrameBytesNoFcs));
+  uint8_t* p = AppendBytes(m, kPfcFrameBytesNoFcs);
   if (p == nullptr) return false;
   std::memset(p, 0, kPfcFrameBytesNoFcs);
   std::memcpy(p, kPfcDestMac, 6);

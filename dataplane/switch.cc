@@ -49,7 +49,7 @@ Switch::Switch(const SwitchWiring& w, SwitchConfig config)
 
 void Switch::Drop(rte_mbuf* m, DropReason reason) {
   counters_.drops.Count(reason, FrameBytes(m));
-  rte_pktmbuf_free(m);
+  FreePacket(m);
 }
 
 void Switch::DropAt(SwitchQueueCounters& q, rte_mbuf* m, DropReason reason) {

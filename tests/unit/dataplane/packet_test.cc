@@ -294,5 +294,41 @@ TEST(PacketTest, InlineParseDecidesAsTheGeneralParserOnEveryMutation) {
   }
 }
 
+// AppendBytes is rte_pktmbuf_append without the walk along `next`: on every length up to past
+// the room, and on a chain, it must give the pointer and lengths DPDK's function gives.
+TEST(PacketTest, AppendBytesGrowsAFrameAsRtePktmbufAppendDoes) {
+  testing::TestPool pool(63, 256);  // 128 bytes of headroom, 128 of room
+  for (uint16_t first = 0; first <= 130; first += 13) {
+    for (uint16_t len = 0; len <= 130; len += 7) {
+      rte_mbuf* ours = pool.Alloc();
+      rte_mbuf* dpdk = pool.Alloc();
+      ASSERT_NE(ours, nullptr);
+      ASSERT_NE(dpdk, nullptr);
+      const bool fits = AppendBytes(ours, first) != nullptr;
+      ASSERT_EQ(fits, rte_pktmbuf_append(dpdk, first) != nullptr) << first;
+      const uint8_t* got = AppendBytes(ours, len);
+      const auto* want = reinterpret_cast<const uint8_t*>(rte_pktmbuf_append(dpdk, len));
+      ASSERT_EQ(got == nullptr, want == nullptr) << first << "+" << len;
+      if (got != nullptr) {
+        EXPECT_EQ(got - reinterpret_cast<const uint8_t*>(ours->buf_addr),
+                  want - reinterpret_cast<const uint8_t*>(dpdk->buf_addr));
+      }
+      EXPECT_EQ(rte_pktmbuf_data_len(ours), rte_pktmbuf_data_len(dpdk));
+      EXPECT_EQ(rte_pktmbuf_pkt_len(ours), rte_pktmbuf_pkt_len(dpdk));
+      rte_pktmbuf_free(ours);
+      rte_pktmbuf_free(dpdk);
+    }
+  }
+  rte_mbuf* head = pool.Alloc();
+  rte_mbuf* tail = pool.Alloc();
+  ASSERT_EQ(rte_pktmbuf_chain(head, tail), 0);
+  const uint8_t* p = AppendBytes(head, 10);
+  EXPECT_EQ(p, rte_pktmbuf_mtod(tail, const uint8_t*));  // a chain grows at its last segment
+  EXPECT_EQ(rte_pktmbuf_pkt_len(head), 10u);
+  EXPECT_EQ(rte_pktmbuf_data_len(tail), 10u);
+  rte_pktmbuf_free(head);
+  EXPECT_EQ(pool.in_use(), 0u);
+}
+
 }  // namespace
 }  // namespace fe::dp
