@@ -65,6 +65,12 @@ class Rate {
     const __int128 num = static_cast<__int128>(size_bytes) * 8 * 1000000000000LL;
     return Time::FromPs(static_cast<int64_t>((num + bps_ - 1) / bps_));
   }
+  // Picoseconds per byte when that is a whole number (100 Gb/s: 80), else 0. Then
+  // SerializationTime(n) is exactly n times it: a multiply where the general case divides.
+  constexpr int64_t WholePsPerByte() const {
+    constexpr int64_t kBitPsPerByte = 8 * 1000000000000LL;
+    return bps_ > 0 && kBitPsPerByte % bps_ == 0 ? kBitPsPerByte / bps_ : 0;
+  }
   // Bytes that fit in duration at this rate (rounded down).
   constexpr int64_t BytesIn(Time duration) const {
     const __int128 num = static_cast<__int128>(duration.ps()) * bps_;

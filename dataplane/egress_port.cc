@@ -151,7 +151,8 @@ void EgressPort::StartNext() {
 [[gnu::always_inline]] inline void EgressPort::Transmit(rte_mbuf* m, uint32_t frame_bytes) {
   const Time now = sched_->Now();
   const uint32_t wire_bytes = WireBytesOfFrame(frame_bytes);
-  const Time ser = rate_.SerializationTime(wire_bytes);
+  const Time ser = ps_per_byte_ != 0 ? Time::FromPs(int64_t{wire_bytes} * ps_per_byte_)
+                                     : rate_.SerializationTime(wire_bytes);
   busy_until_ = now + ser;
   if (capture_ != nullptr) capture_->Write(capture_interface_, now, m);
   ++tx_packets_;

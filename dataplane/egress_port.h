@@ -40,7 +40,8 @@ struct PortCounters {
 
 class alignas(64) EgressPort final : public EventHandler {
  public:
-  EgressPort(Scheduler* sched, Rate rate, Time delay) : sched_(sched), rate_(rate), delay_(delay) {}
+  EgressPort(Scheduler* sched, Rate rate, Time delay)
+      : sched_(sched), rate_(rate), delay_(delay), ps_per_byte_(rate.WholePsPerByte()) {}
   EgressPort(EgressPort&&) noexcept = default;
 
   // A one-way link: frames reach `peer` as its port `peer_port`, as events of this port in the
@@ -217,6 +218,7 @@ class alignas(64) EgressPort final : public EventHandler {
   Time busy_time_;
   cong::EgressScheduler scheduler_;
   PcapngWriter* capture_ = nullptr;
+  int64_t ps_per_byte_;  // rate_.WholePsPerByte(): serialisation without a divide, or 0
   std::array<QueueState, kNumQueues> queues_;
 
   // Cold: control frames, pause, watchdog and capture state, touched only when those act.

@@ -91,5 +91,23 @@ TEST(UnitsTest, SerializationIsExactAtHundredGig) {
   EXPECT_EQ(Rate::FromGbps(100).BytesIn(Time::FromNs(1000)), 12500);
 }
 
+TEST(UnitsTest, WholePicosecondsPerByteAreExactlyTheSerialisationTime) {
+  // 8e12 bit-ps per byte over the rate: 100 Gb/s 80, 400 Gb/s 20, 1.6 Tb/s 5, 25 Gb/s 320.
+  EXPECT_EQ(Rate::FromGbps(100).WholePsPerByte(), 80);
+  EXPECT_EQ(Rate::FromGbps(400).WholePsPerByte(), 20);
+  EXPECT_EQ(Rate::FromGbps(1600).WholePsPerByte(), 5);
+  EXPECT_EQ(Rate::FromGbps(25).WholePsPerByte(), 320);
+  // 3 Gb/s is 2666.67 ps per byte and 30 Tb/s 0.27: no whole number, the divide stays.
+  EXPECT_EQ(Rate::FromGbps(3).WholePsPerByte(), 0);
+  EXPECT_EQ(Rate::FromGbps(30000).WholePsPerByte(), 0);
+  EXPECT_EQ(Rate().WholePsPerByte(), 0);
+  for (const double gbps : {1.0, 10.0, 25.0, 40.0, 50.0, 100.0, 200.0, 400.0, 800.0, 1600.0}) {
+    const Rate r = Rate::FromGbps(gbps);
+    for (int64_t n = 0; n <= 10000; n += 37) {
+      ASSERT_EQ(r.SerializationTime(n).ps(), n * r.WholePsPerByte()) << gbps << " Gb/s, " << n;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace fe
