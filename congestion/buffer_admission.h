@@ -154,9 +154,12 @@ class BufferAdmission {
   const BufferConfig& config() const { return config_; }
 
  private:
+  // Priority-major: a fabric's traffic uses two or three of the eight priorities, and with the
+  // ports of one priority side by side its entries fill whole lines (k = 16: 1.5 KB of a switch's
+  // usage is touched instead of 4 KB).
   size_t Index(uint16_t port, uint8_t prio) const {
     assert(port < config_.num_ports && prio < kNumPriorities);
-    return size_t{port} * kNumPriorities + prio;
+    return size_t{prio} * config_.num_ports + port;
   }
   int64_t FreeSharedBytes() const { return config_.shared_bytes - shared_used_bytes_; }
 
