@@ -48,31 +48,36 @@ inline uint8_t NextInMask(uint8_t mask, uint8_t from) {
 
 }  // namespace egress_internal
 
-// Round-robin state of one egress port.
+// Round-robin state of one egress port. The queues' deficits are kept by the caller, where it
+// keeps each queue's state (a port: in the queue's own line, which a pick reads anyway for the
+// head's size, so that the round robin adds no line of its own to a packet's dequeue).
 class EgressScheduler {
  public:
   // eligible_mask: bit i set when queue i has a packet and may send (not paused). head_bytes[i]:
-  // size of queue i's head packet, read for eligible DWRR queues only. Returns the queue to serve
-  // next, or -1 if none is eligible. The choice is committed: the caller sends that head packet.
+  // size of queue i's head packet, read for eligible DWRR queues only. deficits[i]: queue i's
+  // deficit in bytes, a uint32_t&, zero to start with. Returns the queue to serve next, or -1 if
+  // none is eligible. The choice is committed: the caller sends that head packet.
+  template <typename Deficits>
   int Pick(const EgressSchedulerConfig& config, uint8_t eligible_mask,
-           const std::array<uint32_t, kNumPriorities>& head_bytes);
+           const std::array<uint32_t, kNumPriorities>& head_bytes, Deficits&& deficits);
 
  private:
-  std::array<uint32_t, kNumPriorities> deficit_bytes_{};
   uint8_t credited_mask_ = 0;  // queues whose deficit may be non-zero
   uint8_t current_ = 0;        // DWRR queue being visited
   bool credited_ = false;      // current_ has received its quantum for this visit
 };
 
 // Inline: an egress port picks for every packet it sends.
-inline int EgressScheduler::Pick(const EgressSchedulerConfig& config, uint8_t eligible_mask,
-                                 const std::array<uint32_t, kNumPriorities>& head_bytes) {
+template <typename Deficits>
+int EgressScheduler::Pick(const EgressSchedulerConfig& config, uint8_t eligible_mask,
+                          const std::array<uint32_t, kNumPriorities>& head_bytes,
+                          Deficits&& deficits) {
   const unsigned strict = eligible_mask & config.strict_mask;
   if (strict != 0) return std::bit_width(strict) - 1;
   const uint8_t dwrr = eligible_mask & config.dwrr_mask;
   // Ineligible DWRR queues keep no credit for later (only those holding some need the reset).
   for (unsigned idle = credited_mask_ & ~dwrr & 0xFFu; idle != 0; idle &= idle - 1) {
-    deficit_bytes_[std::countr_zero(idle)] = 0;
+    deficits[std::countr_zero(idle)] = 0;
   }
   credited_mask_ &= dwrr;
   if (dwrr == 0) return -1;
@@ -82,13 +87,14 @@ inline int EgressScheduler::Pick(const EgressSchedulerConfig& config, uint8_t el
   }
   // Terminates: every pass over the eligible queues credits each of them a quantum >= 1.
   while (true) {
+    uint32_t& deficit = deficits[current_];
     if (!credited_) {
-      deficit_bytes_[current_] += config.quantum_bytes[current_];
+      deficit += config.quantum_bytes[current_];
       credited_ = true;
       credited_mask_ |= static_cast<uint8_t>(1u << current_);
     }
-    if (head_bytes[current_] <= deficit_bytes_[current_]) {
-      deficit_bytes_[current_] -= head_bytes[current_];
+    if (head_bytes[current_] <= deficit) {
+      deficit -= head_bytes[current_];
       return current_;
     }
     current_ = egress_internal::NextInMask(dwrr, current_);

@@ -12,7 +12,9 @@ PortCounters EgressPort::counters() const {
   PortCounters c;
   c.tx_packets = tx_packets_;
   c.tx_wire_bytes = tx_wire_bytes_;
-  c.busy_time = busy_time_;
+  c.busy_time = ps_per_byte_ != 0
+                    ? Time::FromPs(static_cast<int64_t>(tx_wire_bytes_) * ps_per_byte_)
+                    : busy_time_;
   c.pause_frames_received = pause_frames_received_;
   c.storms_detected = storms_detected_;
   for (int q = 0; q < kNumQueues; ++q) {
@@ -108,7 +110,7 @@ uint8_t EgressPort::EligibleMask(Time now) {
       const int i = __builtin_ctz(m);
       head_bytes[i] = queues_[i].fifo.front().frame_bytes;
     }
-    q = scheduler_.Pick(*scheduler_config_, eligible, head_bytes);
+    q = scheduler_.Pick(*scheduler_config_, eligible, head_bytes, QueueDeficits{queues_.data()});
   }
   NoteQueueChange(q, now);
   const Queued e = queues_[q].fifo.pop();
@@ -151,13 +153,17 @@ void EgressPort::StartNext() {
 [[gnu::always_inline]] inline void EgressPort::Transmit(rte_mbuf* m, uint32_t frame_bytes) {
   const Time now = sched_->Now();
   const uint32_t wire_bytes = WireBytesOfFrame(frame_bytes);
-  const Time ser = ps_per_byte_ != 0 ? Time::FromPs(int64_t{wire_bytes} * ps_per_byte_)
-                                     : rate_.SerializationTime(wire_bytes);
+  Time ser;
+  if (ps_per_byte_ != 0) [[likely]] {
+    ser = Time::FromPs(int64_t{wire_bytes} * ps_per_byte_);
+  } else {
+    ser = rate_.SerializationTime(wire_bytes);
+    busy_time_ += ser;
+  }
   busy_until_ = now + ser;
-  if (capture_ != nullptr) capture_->Write(capture_interface_, now, m);
+  if (capturing_) capture_->Write(capture_interface_, now, m);
   ++tx_packets_;
   tx_wire_bytes_ += wire_bytes;
-  busy_time_ += ser;
   const Time arrival = busy_until_ + delay_;
   if (reverse_ != nullptr) {
     // In the reverse port's domain, known here: its object's lines stay out of the sender's way.
@@ -210,10 +216,10 @@ void EgressPort::Prefetch(uint64_t what, int stage) const {
       receiver->PrefetchReceive(duplex ? rx_port_ : peer_port_, m);
     }
   } else if (what == kTxDone) {
-    // The transmission line, the queues that may send and their head entries. The queues' lines
-    // were touched when their packets came in, by this node: read here, they are rarely cold.
+    // The queues that may send and their head entries (the scheduler warms the port's own two
+    // lines). The queues' lines were touched when their packets came in, by this node: read
+    // here, they are rarely cold.
     if (stage != 0) return;
-    __builtin_prefetch(reinterpret_cast<const char*>(this) + 128);
     for (unsigned q = nonempty_mask_; q != 0; q &= q - 1) {
       __builtin_prefetch(&queues_[__builtin_ctz(q)].fifo.front());
     }

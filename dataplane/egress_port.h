@@ -41,7 +41,7 @@ struct PortCounters {
 class alignas(64) EgressPort final : public EventHandler {
  public:
   EgressPort(Scheduler* sched, Rate rate, Time delay)
-      : sched_(sched), rate_(rate), delay_(delay), ps_per_byte_(rate.WholePsPerByte()) {}
+      : sched_(sched), delay_(delay), ps_per_byte_(WholePsPerByteOf(rate)), rate_(rate) {}
   EgressPort(EgressPort&&) noexcept = default;
 
   // A one-way link: frames reach `peer` as its port `peer_port`, as events of this port in the
@@ -76,6 +76,7 @@ class alignas(64) EgressPort final : public EventHandler {
   // Writes every frame this port starts to send into `writer` as `interface` (nullptr: none).
   void SetCapture(PcapngWriter* writer, uint32_t interface) {
     capture_ = writer;
+    capturing_ = writer != nullptr;
     capture_interface_ = interface;
   }
   // Strict priority + DWRR over the queues; unset: strict priority, highest queue first.
@@ -127,7 +128,6 @@ class alignas(64) EgressPort final : public EventHandler {
   void PrefetchEnqueue(uint8_t queue) const {
     __builtin_prefetch(this);
     __builtin_prefetch(reinterpret_cast<const char*>(this) + 64);
-    __builtin_prefetch(reinterpret_cast<const char*>(this) + 128);
     __builtin_prefetch(&queues_[queue]);
   }
 
@@ -141,6 +141,11 @@ class alignas(64) EgressPort final : public EventHandler {
   static bool IsArrival(uint64_t what) { return what > kWatchdog; }
   static rte_mbuf* FrameOf(uint64_t what) {
     return reinterpret_cast<rte_mbuf*>(what & ~kFromReverse);
+  }
+  // rate.WholePsPerByte() where it fits 32 bits (any rate from 1,863 b/s up), else 0.
+  static uint32_t WholePsPerByteOf(Rate rate) {
+    const int64_t ps = rate.WholePsPerByte();
+    return ps <= UINT32_MAX ? static_cast<uint32_t>(ps) : 0;
   }
   // A queued packet with its frame length, so serving a queue never touches the (cold) mbuf.
   struct Queued {
@@ -181,13 +186,19 @@ class alignas(64) EgressPort final : public EventHandler {
     Fifo<Queued> fifo;
     uint32_t bytes = 0;
     uint32_t max_bytes = 0;
-    Time changed;        // of `bytes`, last
-    double byte_ps = 0;  // integral of `bytes` over time up to `changed`
+    Time changed;                // of `bytes`, last
+    double byte_ps = 0;          // integral of `bytes` over time up to `changed`
+    uint32_t deficit_bytes = 0;  // DWRR's (cong::EgressScheduler)
+  };
+  // The queues' deficits as EgressScheduler::Pick takes them.
+  struct QueueDeficits {
+    QueueState* queues;
+    uint32_t& operator[](int q) const { return queues[q].deficit_bytes; }
   };
 
   // Hot. The first line (the object is cache-line aligned, its vtable pointer and domain first)
-  // is all an arrival reads, the second what an enqueue and a transmission add, the third their
-  // counters; a packet's queue has a line of its own.
+  // is all an arrival reads, the second all that an enqueue, a dequeue and a transmission add;
+  // a packet's queue has a line of its own (with its DWRR deficit).
   uint16_t header_offset_ = sizeof(rte_mbuf) + kPacketPrivBytes;
   uint16_t rx_port_ = 0;
   Scheduler* sched_;
@@ -204,8 +215,10 @@ class alignas(64) EgressPort final : public EventHandler {
   PacketSource* source_ = nullptr;
   DequeueObserver* observer_ = nullptr;
   const cong::EgressSchedulerConfig* scheduler_config_ = nullptr;
-  Rate rate_;
   Time delay_;
+  uint64_t tx_packets_ = 0;
+  uint64_t tx_wire_bytes_ = 0;
+  uint32_t ps_per_byte_;  // serialisation without a divide (WholePsPerByteOf), or 0
   bool tx_event_pending_ = false;
   bool control_pending_ = false;  // control_ is not empty: a dequeue asks here, not the cold FIFO
   uint8_t nonempty_mask_ = 0;
@@ -213,15 +226,15 @@ class alignas(64) EgressPort final : public EventHandler {
   uint8_t source_priority_ = 3;
   uint8_t watchdog_mask_ = 0;
   uint8_t stormed_mask_ = 0;
-  uint64_t tx_packets_ = 0;
-  uint64_t tx_wire_bytes_ = 0;
-  Time busy_time_;
+  bool capturing_ = false;  // capture_ is set
   cong::EgressScheduler scheduler_;
-  PcapngWriter* capture_ = nullptr;
-  int64_t ps_per_byte_;  // rate_.WholePsPerByte(): serialisation without a divide, or 0
   std::array<QueueState, kNumQueues> queues_;
 
-  // Cold: control frames, pause, watchdog and capture state, touched only when those act.
+  // Cold: the rate itself (serialisation at a rate of no whole ps per byte, pauses, INT), the
+  // capture, control frames, pause and watchdog state, touched only when those act.
+  Rate rate_;
+  Time busy_time_;  // at a rate of no whole ps per byte; else tx_wire_bytes_ x ps_per_byte_
+  PcapngWriter* capture_ = nullptr;
   Fifo<Queued> control_;
   uint32_t capture_interface_ = 0;
   const cong::PfcWatchdogConfig* watchdog_config_ = nullptr;

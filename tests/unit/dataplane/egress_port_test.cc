@@ -50,6 +50,24 @@ TEST(EgressPortTest, BackToBackFramesAreSpacedBySerialisation) {
   EXPECT_EQ(pool.in_use(), 0u);
 }
 
+// 3 Gb/s is 2,666.67 ps per byte, no whole number: each frame's time is rounded up to the
+// picosecond on its own (a link never runs faster than its rate), and the busy time is their sum.
+TEST(EgressPortTest, AtARateOfNoWholePsPerByteEachFrameRoundsUp) {
+  testing::TestPool pool;
+  Scheduler sched;
+  ArrivalSink sink(&sched);
+  EgressPort port(&sched, Rate::FromGbps(3), Time::FromNs(1000));
+  port.ConnectPeer(&sink, 0);
+  for (int i = 0; i < 3; ++i) port.Enqueue(Frame(pool, 1001), 3);
+  sched.RunUntil(Time::Infinite());
+  ASSERT_EQ(sink.arrivals.size(), 3u);
+  // 8 * 1021 wire bytes / 3 Gb/s = 2,722,666.67 ps, rounded up to 2,722,667 per frame.
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(sink.arrivals[i].ps(), (i + 1) * 2722667 + 1000000);
+  EXPECT_EQ(port.counters().busy_time.ps(), 3 * 2722667);
+  EXPECT_EQ(port.counters().tx_wire_bytes, 3u * 1021);
+  EXPECT_EQ(pool.in_use(), 0u);
+}
+
 TEST(EgressPortTest, RuntsArePaddedToTheEthernetMinimum) {
   testing::TestPool pool;
   Scheduler sched;
