@@ -34,38 +34,37 @@ TEST(EgressPortTest, FrameArrivesAfterSerialisationPlusPropagation) {
   EXPECT_EQ(sink.arrivals[0].ps(), 486400 + 500000);
 }
 
-TEST(EgressPortTest, BackToBackFramesAreSpacedBySerialisation) {
+// Three frames of frame_bytes queued at once on a port with a 1 us link: they must arrive
+// serialisation_ps apart, the first after one serialisation and the propagation, and the port
+// must count that much busy time.
+void ExpectBackToBack(Rate rate, uint32_t frame_bytes, int64_t serialisation_ps) {
   testing::TestPool pool;
   Scheduler sched;
   ArrivalSink sink(&sched);
-  EgressPort port(&sched, Rate::FromGbps(100), Time::FromNs(1000));
+  EgressPort port(&sched, rate, Time::FromNs(1000));
   port.ConnectPeer(&sink, 0);
-  for (int i = 0; i < 3; ++i) port.Enqueue(Frame(pool, 4158), 3);
+  for (int i = 0; i < 3; ++i) port.Enqueue(Frame(pool, frame_bytes), 3);
   sched.RunUntil(Time::Infinite());
   ASSERT_EQ(sink.arrivals.size(), 3u);
-  // 4178 wire bytes at 100 Gb/s = 334.24 ns each.
-  for (int i = 0; i < 3; ++i) EXPECT_EQ(sink.arrivals[i].ps(), (i + 1) * 334240 + 1000000);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(sink.arrivals[i].ps(), (i + 1) * serialisation_ps + 1000000);
+  }
   EXPECT_EQ(port.counters().tx_packets, 3u);
-  EXPECT_EQ(port.counters().busy_time.ps(), 3 * 334240);
+  EXPECT_EQ(port.counters().tx_wire_bytes, 3u * (frame_bytes + 20));
+  EXPECT_EQ(port.counters().busy_time.ps(), 3 * serialisation_ps);
   EXPECT_EQ(pool.in_use(), 0u);
+}
+
+TEST(EgressPortTest, BackToBackFramesAreSpacedBySerialisation) {
+  // 4178 wire bytes (20 of preamble and gap) at 100 Gb/s = 334.24 ns each.
+  ExpectBackToBack(Rate::FromGbps(100), 4158, 334240);
 }
 
 // 3 Gb/s is 2,666.67 ps per byte, no whole number: each frame's time is rounded up to the
 // picosecond on its own (a link never runs faster than its rate), and the busy time is their sum.
 TEST(EgressPortTest, AtARateOfNoWholePsPerByteEachFrameRoundsUp) {
-  testing::TestPool pool;
-  Scheduler sched;
-  ArrivalSink sink(&sched);
-  EgressPort port(&sched, Rate::FromGbps(3), Time::FromNs(1000));
-  port.ConnectPeer(&sink, 0);
-  for (int i = 0; i < 3; ++i) port.Enqueue(Frame(pool, 1001), 3);
-  sched.RunUntil(Time::Infinite());
-  ASSERT_EQ(sink.arrivals.size(), 3u);
   // 8 * 1021 wire bytes / 3 Gb/s = 2,722,666.67 ps, rounded up to 2,722,667 per frame.
-  for (int i = 0; i < 3; ++i) EXPECT_EQ(sink.arrivals[i].ps(), (i + 1) * 2722667 + 1000000);
-  EXPECT_EQ(port.counters().busy_time.ps(), 3 * 2722667);
-  EXPECT_EQ(port.counters().tx_wire_bytes, 3u * 1021);
-  EXPECT_EQ(pool.in_use(), 0u);
+  ExpectBackToBack(Rate::FromGbps(3), 1001, 2722667);
 }
 
 TEST(EgressPortTest, RuntsArePaddedToTheEthernetMinimum) {
