@@ -226,7 +226,7 @@ class alignas(64) EgressPort final : public EventHandler {
   uint8_t source_priority_ = 3;
   uint8_t watchdog_mask_ = 0;
   uint8_t stormed_mask_ = 0;
-  bool capturing_ = false;  // capture_ is set
+  bool capturing_ = false;  // capture_ is set: a transmission tests this, not the cold pointer
   cong::EgressScheduler scheduler_;
   std::array<QueueState, kNumQueues> queues_;
 

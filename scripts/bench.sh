@@ -120,7 +120,8 @@ for name in "${scenarios[@]}"; do
       }'
   done
   sorted=$(printf '%s\n' "${rates[@]}" | sort -g)
-  median=$(awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }' <<<"${sorted}")
+  median=$(awk '{ v[NR] = $1 }
+    END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }' <<<"${sorted}")
   best=$(tail -n 1 <<<"${sorted}")
   medians+=("${median}")
   awk -v name="${name}" -v runs="${runs}" -v best="${best}" -v median="${median}" \
