@@ -69,6 +69,12 @@ StatusOr<fabric_emu::Scenario> LoadScenarioText(const std::string& text,
 }
 
 StatusOr<fabric_emu::Scenario> LoadScenarioFile(const std::string& path) {
+  // A directory opens as an empty stream on Linux: it would be reported as a scenario without
+  // a topology.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    return Status::Error(path + ": is a directory, not a scenario file");
+  }
   std::ifstream in(path);
   if (!in) return Status::Error(path + ": cannot open: " + std::strerror(errno));
   std::ostringstream text;

@@ -195,6 +195,13 @@ TEST(ScenarioLoaderTest, ReadErrorNamesTheFile) {
       << s.status().message();
 }
 
+TEST(ScenarioLoaderTest, ADirectoryIsRefusedAsOne) {
+  const std::string dir = ::testing::TempDir();
+  const StatusOr<fabric_emu::Scenario> s = LoadScenarioFile(dir);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().message(), dir + ": is a directory, not a scenario file");
+}
+
 // A tier override is checked on what the tier's switches actually get: the scenario-wide
 // settings with the override's on top.
 TEST(ScenarioLoaderTest, TierOverrideIsCheckedAgainstTheSettingsItRefines) {
