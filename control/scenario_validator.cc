@@ -88,15 +88,15 @@ class Site {
   Site Nested(int field, int index = -1) const {
     const pb::FieldDescriptor* f = type_->FindFieldByNumber(field);
     const pb::TextFormat::ParseInfoTree* sub =
-        tree_ != nullptr ? tree_->GetTreeForNested(f, f->is_repeated() ? index : -1) : nullptr;
+        HasLocation(f, index) ? tree_->GetTreeForNested(f, f->is_repeated() ? index : -1) : nullptr;
     return Site(f->message_type(), sub, Path(field, index), Line(field, index));
   }
 
-  // 1-based line of `field`; the line of this message when the field is not in the text, and 0
-  // when neither is (a top-level field left out).
+  // 1-based line of `field`; the line of this message when the field is not in the text (or is
+  // a repeated field named as a whole), and 0 when neither is (a top-level field left out).
   int Line(int field, int index = -1) const {
-    if (tree_ == nullptr) return line_;
     const pb::FieldDescriptor* f = type_->FindFieldByNumber(field);
+    if (!HasLocation(f, index)) return line_;
     const pb::TextFormat::ParseLocation at = tree_->GetLocation(f, f->is_repeated() ? index : -1);
     return at.line >= 0 ? at.line + 1 : line_;
   }
@@ -112,6 +112,12 @@ class Site {
   int line() const { return line_; }
 
  private:
+  // Whether the parse tree can be asked for f: it aborts the process when asked for a repeated
+  // field as a whole (an empty one, whose error names the field, has no element to point at).
+  bool HasLocation(const pb::FieldDescriptor* f, int index) const {
+    return tree_ != nullptr && !(f->is_repeated() && index < 0);
+  }
+
   const pb::Descriptor* type_;
   const pb::TextFormat::ParseInfoTree* tree_;  // null where the message is not in the text
   std::string path_;
