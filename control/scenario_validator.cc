@@ -317,15 +317,19 @@ class Validator {
   }
 
  private:
+  // One plain path component: 1 to 64 letters, digits, '_', '-' or '.', not starting with '.'
+  // (no directory, no hidden file, nothing outside the folder it is put in).
+  static bool IsPlainName(const std::string& name) {
+    return !name.empty() && name.size() <= 64 && name[0] != '.' &&
+           std::all_of(name.begin(), name.end(), [](char c) {
+             return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+           });
+  }
+
   void CheckName() {
-    // The name becomes a directory under out/, so it must be one plain path component.
+    // The name becomes a directory under out/.
     const std::string& name = scenario_.name();
-    const bool plain =
-        !name.empty() && name.size() <= 64 && name[0] != '.' &&
-        std::all_of(name.begin(), name.end(), [](char c) {
-          return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
-        });
-    if (!plain) {
+    if (!IsPlainName(name)) {
       out_.Add(root_, Scenario::kNameFieldNumber,
                "must be 1 to 64 letters, digits, '_', '-' or '.', not starting with '.', since "
                "it names the output directory out/<name>; got " +
@@ -832,7 +836,13 @@ class Validator {
     using fabric_emu::Capture;
     out_.Present(s, Capture::kPortFieldNumber, cap.port_size() > 0,
                  "at least one port { host: N } or port { switch_port { ... } }");
-    out_.Present(s, Capture::kFileFieldNumber, !cap.file().empty(), "an output file name");
+    if (out_.Present(s, Capture::kFileFieldNumber, !cap.file().empty(), "an output file name") &&
+        !IsPlainName(cap.file())) {
+      out_.Add(s, Capture::kFileFieldNumber,
+               "must be a file name in the output directory: 1 to 64 letters, digits, '_', '-' "
+               "or '.', not starting with '.'; got " +
+                   Quoted(cap.file()));
+    }
     for (int i = 0; i < cap.port_size(); ++i) {
       const PortSelector& sel = cap.port(i);
       const Site ss = s.Nested(Capture::kPortFieldNumber, i);

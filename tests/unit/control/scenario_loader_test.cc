@@ -62,6 +62,8 @@ const std::vector<BadFile>& BadFiles() {
       // lacks it (asking protobuf's parse tree for the field as a whole aborts the process).
       {"empty_flow_list.textproto", "5", "traffic[0].flow_list.flow: required", ""},
       {"capture_without_ports.textproto", "4", "capture.port: required", ""},
+      {"capture_file_outside_out_dir.textproto", "6", "capture.file: must be a file name",
+       "got \"../fabric.pcapng\""},
       {"nested_tier_override.textproto", "7",
        "switch.tier_override[0].config.tier_override:", "cannot hold overrides"},
   };
