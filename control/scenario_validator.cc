@@ -17,6 +17,7 @@
 #include "dataplane/fabric.h"
 #include "dataplane/switch_config.h"
 #include "topology/fat_tree.h"
+#include "traffic/flow_size_cdf.h"
 
 namespace fe::control {
 namespace {
@@ -789,6 +790,11 @@ class Validator {
       std::error_code ec;
       if (!std::filesystem::is_regular_file(file, ec)) {
         out_.Add(s, CdfLoad::kCdfFileFieldNumber, "no such file: " + file.string());
+      } else if (const StatusOr<FlowSizeCdf> cdf = FlowSizeCdf::FromFile(file.string());
+                 !cdf.ok()) {
+        // Read here as well as when the traffic is built: a bad table must stop the run before
+        // it starts, with the scenario's line as well as the table's.
+        out_.Add(s, CdfLoad::kCdfFileFieldNumber, cdf.status().message());
       }
     }
     if (out_.Present(s, CdfLoad::kLoadFractionFieldNumber, c.has_load_fraction(),

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <set>
 #include <sstream>
 #include <string>
@@ -334,6 +335,21 @@ TEST(ScenarioLoaderTest, CdfFileIsFoundFromTheScenarioFolder) {
   EXPECT_NE(missing.status().message().find(":2: traffic[0].cdf_load.cdf_file: no such file"),
             std::string::npos)
       << missing.status().message();
+}
+
+// A table that cannot be sampled is refused before the run, naming both files' lines.
+TEST(ScenarioLoaderTest, CdfFileWithDecreasingSizesIsRefused) {
+  const fs::path dir = fs::path(::testing::TempDir()) / "cdf_decreasing";
+  fs::create_directories(dir);
+  std::ofstream(dir / "bad.cdf") << "# size percent\n100 50\n50 100\n";
+  const std::string text =
+      "topology { fat_tree { k: 4 } }\n"
+      "traffic { cdf_load { cdf_file: \"bad.cdf\" load_fraction: 0.5 duration_ns: 1e6 } }\n";
+  const std::string scenario = (dir / "s.textproto").string();
+  const StatusOr<fabric_emu::Scenario> s = LoadScenarioText(text, scenario);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().message(), scenario + ":2: traffic[0].cdf_load.cdf_file: " +
+                                      (dir / "bad.cdf").string() + ":3: size decreases");
 }
 
 TEST(ScenarioLoaderTest, NonFiniteNumbersAreRefused) {
