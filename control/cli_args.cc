@@ -176,7 +176,14 @@ constexpr std::string_view kExitStatusHelp =
     "  0  success\n"
     "  1  the scenario was valid but the run failed (the error says why)\n"
     "  2  bad usage, or the scenario was refused: every error is printed as\n"
-    "     FILE:LINE: field.path: reason\n";
+    "     FILE:LINE: field.path: reason (a syntax error as FILE:LINE:COLUMN: reason)\n";
+
+// validate runs nothing, so it cannot fail the way a run does.
+constexpr std::string_view kValidateExitStatusHelp =
+    "Exit status:\n"
+    "  0  the scenario is valid\n"
+    "  2  bad usage, or the scenario was refused: every error is printed as\n"
+    "     FILE:LINE: field.path: reason (a syntax error as FILE:LINE:COLUMN: reason)\n";
 
 constexpr std::string_view kOverviewHelp =
     "fabric-emu: a RoCEv2 datacenter-fabric emulator. It runs RoCE traffic across an emulated\n"
@@ -216,7 +223,12 @@ constexpr std::string_view kRunHelp =
     "                DIR/summary.json  run totals: flows completed, FCT p50/p99/max, bytes and\n"
     "                                  packets delivered, drops, simulated and wall time,\n"
     "                                  packet-hops per wall second\n"
-    "                DIR/flows.csv     one row per flow (message)\n"
+    "                DIR/flows.csv     one row per flow (message): start, finish, FCT, ideal\n"
+    "                                  FCT and slowdown (empty for a flow not delivered)\n"
+    "                DIR/rates.csv     with run.rate_sample_interval_ns: each flow's rate\n"
+    "                DIR/queues.csv    with run.queue_sample_interval_ns: each queue's depth\n"
+    "                DIR/<capture.file> with a capture section: a pcapng of chosen ports\n"
+    "              docs/scenario.md (Outputs) describes every field and column.\n"
     "  --seed N    replaces run.seed (0 to 2^64-1), the seed of every random choice: traffic\n"
     "              pattern, ECMP hashing, ECN marks\n"
     "  --quiet     no progress line on stderr (as run { progress: false })\n"
@@ -312,7 +324,8 @@ std::string HelpText(Command topic) {
       body = kOverviewHelp;
       break;
   }
-  return std::string(body) + std::string(kExitStatusHelp);
+  return std::string(body) +
+         std::string(topic == Command::kValidate ? kValidateExitStatusHelp : kExitStatusHelp);
 }
 
 std::string VersionText() { return "fabric-emu " + std::string(kVersion) + "\n"; }

@@ -74,6 +74,7 @@ int Run(const CliArgs& args, const fabric_emu::Scenario& scenario) {
     }
     outputs += ", " + out_dir + "/" + name;
   }
+  if (scenario.has_capture()) outputs += ", " + out_dir + "/" + scenario.capture().file();
   std::cout << HumanSummary(scenario, seed, *run, flows) << "  outputs   " << outputs << "\n";
   return kExitOk;
 }

@@ -89,7 +89,6 @@ FlowMetrics CollectFlowMetrics(const Emulation& e, uint32_t mtu_payload_bytes) {
   const dp::MessageTable& messages = e.fabric->messages();
   for (uint32_t id = 0; id < messages.size(); ++id) {
     const dp::MessageState& m = messages[id];
-    if (!m.delivered()) continue;
     const PathShape path{
         topo::ShortestPathLinks(e.graph, e.routes, m.spec.src_host, m.spec.dst_host),
         e.host_link_rate, e.link_delay};
@@ -99,7 +98,8 @@ FlowMetrics CollectFlowMetrics(const Emulation& e, uint32_t mtu_payload_bytes) {
     r.dst_host = m.spec.dst_host;
     r.size_bytes = m.spec.size_bytes;
     r.start = m.spec.start;
-    r.finish = m.delivered_at;
+    r.completed = m.delivered();
+    if (r.completed) r.finish = m.delivered_at;
     r.ideal_fct = StandaloneFct(m.spec.size_bytes, mtu_payload_bytes, path);
     r.cnps_received = m.cnps_received;
     r.retransmitted_packets = m.retransmitted_packets;
@@ -173,12 +173,20 @@ std::string FlowsCsv(const FlowMetrics& metrics) {
          "fct_ns,ideal_fct_ns,slowdown\n";
   char line[256];
   for (const FlowRecord& r : metrics.SortedRecords()) {
-    std::snprintf(line, sizeof(line), "%u,%u,%u,%llu,%llu,%llu,%.3f,%.3f,%.3f,%.3f,%.6f\n", r.id,
-                  r.src_host, r.dst_host, static_cast<unsigned long long>(r.size_bytes),
+    std::snprintf(line, sizeof(line), "%u,%u,%u,%llu,%llu,%llu,%.3f,", r.id, r.src_host, r.dst_host,
+                  static_cast<unsigned long long>(r.size_bytes),
                   static_cast<unsigned long long>(r.cnps_received),
-                  static_cast<unsigned long long>(r.retransmitted_packets), Ns(r.start),
-                  Ns(r.finish), Ns(r.fct()), Ns(r.ideal_fct),
-                  static_cast<double>(r.fct().ps()) / static_cast<double>(r.ideal_fct.ps()));
+                  static_cast<unsigned long long>(r.retransmitted_packets), Ns(r.start));
+    out << line;
+    // A flow the run stopped before its delivery has no finish, FCT or slowdown: empty fields,
+    // which CSV readers take as missing values.
+    if (r.completed) {
+      std::snprintf(line, sizeof(line), "%.3f,%.3f,%.3f,%.6f\n", Ns(r.finish), Ns(r.fct()),
+                    Ns(r.ideal_fct),
+                    static_cast<double>(r.fct().ps()) / static_cast<double>(r.ideal_fct.ps()));
+    } else {
+      std::snprintf(line, sizeof(line), ",,%.3f,\n", Ns(r.ideal_fct));
+    }
     out << line;
   }
   return out.str();

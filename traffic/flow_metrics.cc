@@ -34,8 +34,8 @@ SlowdownStats ComputeSlowdownStats(std::vector<double> slowdowns) {
 }
 
 auto SortKey(const FlowRecord& r) {
-  return std::make_tuple(r.id, r.src_host, r.dst_host, r.size_bytes, r.start, r.finish, r.ideal_fct,
-                         r.cnps_received, r.retransmitted_packets);
+  return std::make_tuple(r.id, r.src_host, r.dst_host, r.size_bytes, r.start, r.completed, r.finish,
+                         r.ideal_fct, r.cnps_received, r.retransmitted_packets);
 }
 
 }  // namespace
@@ -64,6 +64,7 @@ FlowSummary FlowMetrics::Summarize(std::span<const uint64_t> bucket_edges_bytes)
   std::vector<std::vector<double>> bucket_slowdowns(bucket_edges_bytes.size() + 1);
   fcts.reserve(records_.size());
   for (const FlowRecord& r : records_) {
+    if (!r.completed) continue;
     ++summary.flows_completed;
     summary.bytes_completed += r.size_bytes;
     summary.cnps_received += r.cnps_received;

@@ -24,6 +24,9 @@ struct FlowRecord {
   Time ideal_fct;
   uint64_t cnps_received = 0;
   uint64_t retransmitted_packets = 0;
+  // False for a flow the run stopped before it was delivered: it has no finish and no FCT, and
+  // the summary's statistics leave it out.
+  bool completed = true;
 
   Time fct() const { return finish - start; }
   bool operator==(const FlowRecord&) const = default;
@@ -78,14 +81,12 @@ class FlowMetrics {
  public:
   void Add(const FlowRecord& record) { records_.push_back(record); }
 
-  const std::vector<FlowRecord>& records() const { return records_; }
-
   // The records ordered by id, ties broken by every other field, so output files do not depend
   // on the order in which flows completed.
   std::vector<FlowRecord> SortedRecords() const;
 
-  // bucket_edges_bytes must be strictly ascending; n edges make n + 1 buckets. The result
-  // depends only on the set of records, not on their order.
+  // Over the completed records. bucket_edges_bytes must be strictly ascending; n edges make
+  // n + 1 buckets. The result depends only on the set of records, not on their order.
   FlowSummary Summarize(
       std::span<const uint64_t> bucket_edges_bytes = kDefaultSizeBucketEdgesBytes) const;
 
