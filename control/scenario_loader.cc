@@ -17,6 +17,9 @@ namespace {
 
 namespace pb = google::protobuf;
 
+// A flow list of a million flows is about 60 MB of text.
+constexpr size_t kMaxScenarioFileBytes = 64u << 20;
+
 // Turns the parser's reports (0-based line and column) into "FILE:LINE:COL: message".
 class SyntaxErrors : public pb::io::ErrorCollector {
  public:
@@ -75,12 +78,20 @@ StatusOr<fabric_emu::Scenario> LoadScenarioFile(const std::string& path) {
   if (std::filesystem::is_directory(path, ec)) {
     return Status::Error(path + ": is a directory, not a scenario file");
   }
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in) return Status::Error(path + ": cannot open: " + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
+  // Read with a bound: a device such as /dev/zero never ends.
+  std::string text;
+  char chunk[1 << 16];
+  while (in.read(chunk, sizeof(chunk)) || in.gcount() > 0) {
+    text.append(chunk, static_cast<size_t>(in.gcount()));
+    if (text.size() > kMaxScenarioFileBytes) {
+      return Status::Error(path + ": larger than " + std::to_string(kMaxScenarioFileBytes >> 20) +
+                           " MiB; a scenario is a text file of a few kilobytes");
+    }
+  }
   if (in.bad()) return Status::Error(path + ": cannot read: " + std::strerror(errno));
-  return LoadScenarioText(text.str(), path);
+  return LoadScenarioText(text, path);
 }
 
 }  // namespace fe::control

@@ -63,6 +63,20 @@ constexpr double kMaxLinkRateGbps = 1600;
 // FCS a packet still fits the 9216-byte jumbo frames datacenter switches carry.
 constexpr int kMinMtuPayloadBytes = 256;
 constexpr int kMaxMtuPayloadBytes = 9000;
+// Time is kept in 64-bit picoseconds, which end at 9.2e15 ns: a time field stays well below, so
+// that sums of times cannot overflow, and a positive one is at least the 1 ps resolution.
+constexpr double kMaxTimeNs = 1e15;
+constexpr double kMinPositiveTimeNs = 0.001;
+constexpr char kTimeRange[] = "in ns: 1 ps resolution, at most 11.6 days";
+// A link's propagation delay (or a PFC response time) of one second is 200,000 km of fibre.
+constexpr double kMaxLinkDelayNs = 1e9;
+// The slowest link: 1 Mb/s, where a 9 KB frame takes 74 ms and the longest PFC pause 34 s.
+constexpr double kMinLinkRateGbps = 0.001;
+// A rate is kept in whole bits per second.
+constexpr double kMinRateMbps = 1e-6;
+// The InfiniBand transport's largest message: 2^31 bytes. At the smallest MTU that is 2^23
+// packets, so a message's PSNs never wrap.
+constexpr int64_t kMaxMessageBytes = int64_t{1} << 31;
 
 template <typename T>
 std::string Num(T v) {
@@ -296,17 +310,27 @@ class Validator {
                      "a topology { fat_tree { ... } }")) {
       CheckTopology(root_.Nested(Scenario::kTopologyFieldNumber));
     }
-    if (scenario_.has_switch_()) {
-      CheckSwitch(root_.Nested(Scenario::kSwitchFieldNumber));
-      CheckSwitchesBuild(root_.Nested(Scenario::kSwitchFieldNumber));
-    }
+    if (scenario_.has_switch_()) CheckSwitch(root_.Nested(Scenario::kSwitchFieldNumber));
     if (scenario_.has_nic()) CheckNic(root_.Nested(Scenario::kNicFieldNumber));
+    // Built as the run will build them, so that what the field checks cannot see (a value
+    // that rounds to nothing, headroom that the links make larger than the buffer) stops the
+    // run here. Without a switch section the defaults meet the links.
+    CheckNicBuilds(root_.Nested(Scenario::kNicFieldNumber));
+    if (scenario_.has_switch_()) {
+      CheckSwitchesBuild(root_.Nested(Scenario::kSwitchFieldNumber),
+                         SwitchConfig::kBufferBytesFieldNumber, "");
+    } else if (scenario_.has_topology()) {
+      // The links alone decide the headroom the default buffer must hold: name them.
+      CheckSwitchesBuild(root_.Nested(Scenario::kTopologyFieldNumber)
+                             .Nested(fabric_emu::Topology::kFatTreeFieldNumber),
+                         FatTree::kLinkDelayNsFieldNumber, " with the default switch settings");
+    }
     for (int i = 0; i < scenario_.traffic_size(); ++i) {
       CheckTraffic(scenario_.traffic(i), root_.Nested(Scenario::kTrafficFieldNumber, i));
     }
     if (scenario_.has_run()) {
       const Site s = root_.Nested(Scenario::kRunFieldNumber);
-      out_.AtLeast(s, fabric_emu::Run::kStopNsFieldNumber, scenario_.run().stop_ns(), 0.0);
+      Duration(s, fabric_emu::Run::kStopNsFieldNumber, scenario_.run().stop_ns(), false);
       CheckSampleInterval(s, fabric_emu::Run::kRateSampleIntervalNsFieldNumber,
                           scenario_.run().rate_sample_interval_ns());
       CheckSampleInterval(s, fabric_emu::Run::kQueueSampleIntervalNsFieldNumber,
@@ -331,10 +355,14 @@ class Validator {
     // The name becomes a directory under out/.
     const std::string& name = scenario_.name();
     if (!IsPlainName(name)) {
-      out_.Add(root_, Scenario::kNameFieldNumber,
-               "must be 1 to 64 letters, digits, '_', '-' or '.', not starting with '.', since "
-               "it names the output directory out/<name>; got " +
-                   Quoted(name));
+      // Not in the text (no line): the loader took it from the file name.
+      const bool from_file_name = root_.Line(Scenario::kNameFieldNumber) == 0;
+      out_.Add(
+          root_, Scenario::kNameFieldNumber,
+          "must be 1 to 64 letters, digits, '_', '-' or '.', not starting with '.', since "
+          "it names the output directory out/<name>; got " +
+              Quoted(name) +
+              (from_file_name ? " (taken from the file name: set name: \"...\" in the file)" : ""));
     }
   }
 
@@ -343,8 +371,8 @@ class Validator {
   // could reach 0 and sample forever at one instant.
   // A sample interval: 0 (off) or at least a nanosecond.
   void CheckSampleInterval(const Site& s, int field, double v) {
-    if (!std::isfinite(v) || (v != 0 && v < 1)) {
-      out_.Add(s, field, "must be 0 (off) or >= 1, got " + Num(v));
+    if (!std::isfinite(v) || (v != 0 && (v < 1 || v > kMaxTimeNs))) {
+      out_.Add(s, field, "must be 0 (off) or in [1, " + Num(kMaxTimeNs) + "] ns, got " + Num(v));
     }
   }
 
@@ -366,10 +394,9 @@ class Validator {
                    std::to_string(k));
     }
     const bool rate_ok =
-        out_.AboveUpTo(ft, FatTree::kLinkRateGbpsFieldNumber, tree.link_rate_gbps(), 0.0,
-                       kMaxLinkRateGbps, "in Gb/s; 1600 is the fastest Ethernet rate");
-    const bool delay_ok =
-        out_.AtLeast(ft, FatTree::kLinkDelayNsFieldNumber, tree.link_delay_ns(), 0.0);
+        out_.InRange(ft, FatTree::kLinkRateGbpsFieldNumber, tree.link_rate_gbps(), kMinLinkRateGbps,
+                     kMaxLinkRateGbps, "in Gb/s: 1 Mb/s up to 1600, the fastest Ethernet rate");
+    const bool delay_ok = LinkDelay(ft, FatTree::kLinkDelayNsFieldNumber, tree.link_delay_ns());
     if (!k_ok) return;
     FabricShape shape;
     shape.k = k;
@@ -396,8 +423,17 @@ class Validator {
 
   void CheckMessageBytes(const Site& s, int field, bool has, int64_t bytes) {
     if (out_.Present(s, field, has, "message size in bytes, > 0")) {
-      out_.Above<int64_t>(s, field, bytes, 0);
+      out_.InRange<int64_t>(s, field, bytes, 1, kMaxMessageBytes,
+                            "2^31, the largest message of the InfiniBand transport");
     }
+  }
+
+  // A time in ns: [0, kMaxTimeNs], or [1 ps, kMaxTimeNs] when it must be positive.
+  bool Duration(const Site& s, int field, double ns, bool positive) {
+    return out_.InRange(s, field, ns, positive ? kMinPositiveTimeNs : 0.0, kMaxTimeNs, kTimeRange);
+  }
+  bool LinkDelay(const Site& s, int field, double ns) {
+    return out_.InRange(s, field, ns, 0.0, kMaxLinkDelayNs, "in ns: 1 s is 200,000 km of fibre");
   }
 
   // ---------------------------------------------------------------- switch
@@ -483,14 +519,15 @@ class Validator {
       out_.AtLeast<int64_t>(ps, Pfc::kXonBytesFieldNumber, p.xon_bytes(), 0);
       out_.AtLeast<int64_t>(ps, Pfc::kXonOffsetBytesFieldNumber, p.xon_offset_bytes(), 0);
       out_.AtLeast<int64_t>(ps, Pfc::kHeadroomBytesFieldNumber, p.headroom_bytes(), 0);
-      out_.AtLeast(ps, Pfc::kCableLengthMFieldNumber, p.cable_length_m(), 0.0);
-      out_.AtLeast(ps, Pfc::kResponseTimeNsFieldNumber, p.response_time_ns(), 0.0);
+      out_.InRange(ps, Pfc::kCableLengthMFieldNumber, p.cable_length_m(), 0.0, 2e8,
+                   "in m: 200,000 km is a second of light in fibre");
+      LinkDelay(ps, Pfc::kResponseTimeNsFieldNumber, p.response_time_ns());
     }
     if (c.has_pfc_watchdog()) {
       const Site ws = s.Nested(SwitchConfig::kPfcWatchdogFieldNumber);
       const PfcWatchdog& w = c.pfc_watchdog();
-      out_.Above(ws, PfcWatchdog::kDetectionTimeNsFieldNumber, w.detection_time_ns(), 0.0);
-      out_.Above(ws, PfcWatchdog::kRestorationTimeNsFieldNumber, w.restoration_time_ns(), 0.0);
+      Duration(ws, PfcWatchdog::kDetectionTimeNsFieldNumber, w.detection_time_ns(), true);
+      Duration(ws, PfcWatchdog::kRestorationTimeNsFieldNumber, w.restoration_time_ns(), true);
     }
     if (!top_level && c.tier_override_size() > 0) {
       out_.Add(s, SwitchConfig::kTierOverrideFieldNumber,
@@ -603,11 +640,18 @@ class Validator {
   // will, so that a buffer too small for it is refused here, with the file and line, rather
   // than when the run starts. Only once everything else about the switches holds, so that an
   // error is reported once, at its field.
-  void CheckSwitchesBuild(const Site& s) {
+  void CheckNicBuilds(const Site& s) {
+    if (!out_.empty()) return;
+    const StatusOr<dp::NicParams> nic = BuildNicParams(scenario_.nic());
+    if (!nic.ok()) out_.AddWhole(s, "the NICs cannot be built: " + nic.status().message());
+  }
+
+  // Reports a failure at `field` of s; `settings` qualifies which switch settings were used.
+  void CheckSwitchesBuild(const Site& s, int field, const std::string& settings) {
     if (!out_.empty() || !shape_ || !shape_->link_rate_gbps || !shape_->link_delay_ns) return;
     dp::FabricParams params;
     StatusOr<dp::NicParams> nic = BuildNicParams(scenario_.nic());
-    if (!nic.ok()) return;  // reported by the NIC's checks
+    if (!nic.ok()) return;  // reported by CheckNicBuilds
     params.nic = *nic;
     ApplySwitchSection(scenario_.switch_(), &params);
     const std::vector<dp::PortLink> ports(
@@ -619,9 +663,9 @@ class Validator {
       const StatusOr<dp::SwitchConfig> config =
           dp::Compile(dp::TierSwitchParams(params, static_cast<uint8_t>(tier)), ports);
       if (!config.ok()) {
-        out_.Add(
-            s, SwitchConfig::kBufferBytesFieldNumber,
-            std::string("the ") + name + " switches cannot be built: " + config.status().message());
+        out_.Add(s, field,
+                 std::string("the ") + name + " switches cannot be built" + settings + ": " +
+                     config.status().message());
         return;
       }
     }
@@ -636,11 +680,11 @@ class Validator {
                  "256: the smallest RoCE path MTU; 9000: with its headers a packet still fits a "
                  "9216-byte jumbo frame");
     out_.AtLeast(s, NicConfig::kAckEveryPacketsFieldNumber, nic.ack_every_packets(), 1);
-    out_.AtLeast(s, NicConfig::kCnpIntervalNsFieldNumber, nic.cnp_interval_ns(), 0.0);
+    Duration(s, NicConfig::kCnpIntervalNsFieldNumber, nic.cnp_interval_ns(), false);
     if (nic.has_transport()) {
-      out_.Above(s.Nested(NicConfig::kTransportFieldNumber),
-                 fabric_emu::Transport::kRetransmitTimeoutNsFieldNumber,
-                 nic.transport().retransmit_timeout_ns(), 0.0);
+      Duration(s.Nested(NicConfig::kTransportFieldNumber),
+               fabric_emu::Transport::kRetransmitTimeoutNsFieldNumber,
+               nic.transport().retransmit_timeout_ns(), true);
     }
     if (nic.has_cc()) CheckCongestionControl(s.Nested(NicConfig::kCcFieldNumber));
   }
@@ -662,14 +706,17 @@ class Validator {
     }
   }
 
-  // A rate floor: above 0, and at most the line rate when the topology gives one.
+  // A rate floor: at least 1 b/s, and at most the line rate (the fastest there is when the
+  // topology gives none).
   void CheckMinRateMbps(const Site& s, int field, double rate_mbps) {
-    if (shape_ && shape_->link_rate_gbps) {
-      out_.AboveUpTo(s, field, rate_mbps, 0.0, *shape_->link_rate_gbps * 1000,
-                     "at most the link rate");
-    } else {
-      out_.Above(s, field, rate_mbps, 0.0);
-    }
+    const double max_mbps =
+        (shape_ && shape_->link_rate_gbps ? *shape_->link_rate_gbps : kMaxLinkRateGbps) * 1000;
+    out_.InRange(s, field, rate_mbps, kMinRateMbps, max_mbps, "in Mb/s: 1 b/s up to the link rate");
+  }
+  // A rate step: 0 up to the fastest link.
+  void CheckRateStepMbps(const Site& s, int field, double rate_mbps) {
+    out_.InRange(s, field, rate_mbps, 0.0, kMaxLinkRateGbps * 1000,
+                 "in Mb/s: at most the fastest link");
   }
 
   void CheckDcqcn(const Dcqcn& d, const Site& s) {
@@ -682,17 +729,17 @@ class Validator {
       out_.InRange(s, Dcqcn::kInitialAlphaFieldNumber, d.initial_alpha(), 0.0, 1.0);
     }
     if (d.has_alpha_update_period_ns()) {
-      out_.Above(s, Dcqcn::kAlphaUpdatePeriodNsFieldNumber, d.alpha_update_period_ns(), 0.0);
+      Duration(s, Dcqcn::kAlphaUpdatePeriodNsFieldNumber, d.alpha_update_period_ns(), true);
     }
     if (d.has_rate_reduce_monitor_period_ns()) {
-      out_.AtLeast(s, Dcqcn::kRateReduceMonitorPeriodNsFieldNumber,
-                   d.rate_reduce_monitor_period_ns(), 0.0);
+      Duration(s, Dcqcn::kRateReduceMonitorPeriodNsFieldNumber, d.rate_reduce_monitor_period_ns(),
+               false);
     }
     if (d.has_min_decrease_factor()) {
       out_.FromBelow(s, Dcqcn::kMinDecreaseFactorFieldNumber, d.min_decrease_factor(), 0.0, 1.0);
     }
     if (d.has_increase_timer_period_ns()) {
-      out_.Above(s, Dcqcn::kIncreaseTimerPeriodNsFieldNumber, d.increase_timer_period_ns(), 0.0);
+      Duration(s, Dcqcn::kIncreaseTimerPeriodNsFieldNumber, d.increase_timer_period_ns(), true);
     }
     if (d.has_byte_counter_bytes()) {
       out_.Above<int64_t>(s, Dcqcn::kByteCounterBytesFieldNumber, d.byte_counter_bytes(), 0);
@@ -701,10 +748,10 @@ class Validator {
       out_.AtLeast(s, Dcqcn::kFastRecoveryStepsFieldNumber, d.fast_recovery_steps(), 0);
     }
     if (d.has_additive_increase_mbps()) {
-      out_.AtLeast(s, Dcqcn::kAdditiveIncreaseMbpsFieldNumber, d.additive_increase_mbps(), 0.0);
+      CheckRateStepMbps(s, Dcqcn::kAdditiveIncreaseMbpsFieldNumber, d.additive_increase_mbps());
     }
     if (d.has_hyper_increase_mbps()) {
-      out_.AtLeast(s, Dcqcn::kHyperIncreaseMbpsFieldNumber, d.hyper_increase_mbps(), 0.0);
+      CheckRateStepMbps(s, Dcqcn::kHyperIncreaseMbpsFieldNumber, d.hyper_increase_mbps());
     }
     if (d.has_min_rate_mbps()) {
       CheckMinRateMbps(s, Dcqcn::kMinRateMbpsFieldNumber, d.min_rate_mbps());
@@ -729,7 +776,7 @@ class Validator {
         const Permutation& p = t.permutation();
         CheckMessageBytes(ps, Permutation::kMessageBytesFieldNumber, p.has_message_bytes(),
                           p.message_bytes());
-        out_.AtLeast(ps, Permutation::kStartNsFieldNumber, p.start_ns(), 0.0);
+        Duration(ps, Permutation::kStartNsFieldNumber, p.start_ns(), false);
         return;
       }
       case Traffic::kIncast: {
@@ -748,7 +795,7 @@ class Validator {
         CheckHost(is, Incast::kReceiverHostFieldNumber, true, inc.receiver_host());
         CheckMessageBytes(is, Incast::kMessageBytesFieldNumber, inc.has_message_bytes(),
                           inc.message_bytes());
-        out_.AtLeast(is, Incast::kStartNsFieldNumber, inc.start_ns(), 0.0);
+        Duration(is, Incast::kStartNsFieldNumber, inc.start_ns(), false);
         return;
       }
       case Traffic::kFlowList:
@@ -779,7 +826,7 @@ class Validator {
       }
       CheckMessageBytes(fs, Flow::kMessageBytesFieldNumber, f.has_message_bytes(),
                         f.message_bytes());
-      out_.AtLeast(fs, Flow::kStartNsFieldNumber, f.start_ns(), 0.0);
+      Duration(fs, Flow::kStartNsFieldNumber, f.start_ns(), false);
     }
   }
 
@@ -788,13 +835,21 @@ class Validator {
                      "a flow-size CDF file")) {
       const std::filesystem::path file = scenario_dir_ / c.cdf_file();  // absolute stays
       std::error_code ec;
-      if (!std::filesystem::is_regular_file(file, ec)) {
+      if (!std::filesystem::exists(file, ec)) {
         out_.Add(s, CdfLoad::kCdfFileFieldNumber, "no such file: " + file.string());
+      } else if (!std::filesystem::is_regular_file(file, ec)) {
+        out_.Add(s, CdfLoad::kCdfFileFieldNumber, "not a regular file: " + file.string());
       } else if (const StatusOr<FlowSizeCdf> cdf = FlowSizeCdf::FromFile(file.string());
                  !cdf.ok()) {
         // Read here as well as when the traffic is built: a bad table must stop the run before
         // it starts, with the scenario's line as well as the table's.
         out_.Add(s, CdfLoad::kCdfFileFieldNumber, cdf.status().message());
+      } else if (cdf->points().back().size_bytes > static_cast<double>(kMaxMessageBytes)) {
+        out_.Add(s, CdfLoad::kCdfFileFieldNumber,
+                 file.string() +
+                     ": sizes must be at most 2^31 bytes, the largest message of the "
+                     "InfiniBand transport; the largest is " +
+                     Num(cdf->points().back().size_bytes));
       }
     }
     if (out_.Present(s, CdfLoad::kLoadFractionFieldNumber, c.has_load_fraction(),
@@ -804,9 +859,9 @@ class Validator {
     }
     if (out_.Present(s, CdfLoad::kDurationNsFieldNumber, c.has_duration_ns(),
                      "how long flows keep arriving, in ns")) {
-      out_.Above(s, CdfLoad::kDurationNsFieldNumber, c.duration_ns(), 0.0);
+      Duration(s, CdfLoad::kDurationNsFieldNumber, c.duration_ns(), true);
     }
-    out_.AtLeast(s, CdfLoad::kStartNsFieldNumber, c.start_ns(), 0.0);
+    Duration(s, CdfLoad::kStartNsFieldNumber, c.start_ns(), false);
   }
 
   // ---------------------------------------------------------------- real time, capture
@@ -842,12 +897,17 @@ class Validator {
     using fabric_emu::Capture;
     out_.Present(s, Capture::kPortFieldNumber, cap.port_size() > 0,
                  "at least one port { host: N } or port { switch_port { ... } }");
-    if (out_.Present(s, Capture::kFileFieldNumber, !cap.file().empty(), "an output file name") &&
-        !IsPlainName(cap.file())) {
-      out_.Add(s, Capture::kFileFieldNumber,
-               "must be a file name in the output directory: 1 to 64 letters, digits, '_', '-' "
-               "or '.', not starting with '.'; got " +
-                   Quoted(cap.file()));
+    if (out_.Present(s, Capture::kFileFieldNumber, !cap.file().empty(), "an output file name")) {
+      if (!IsPlainName(cap.file())) {
+        out_.Add(s, Capture::kFileFieldNumber,
+                 "must be a file name in the output directory: 1 to 64 letters, digits, '_', '-' "
+                 "or '.', not starting with '.'; got " +
+                     Quoted(cap.file()));
+      } else if (cap.file() == "summary.json" || cap.file() == "flows.csv" ||
+                 cap.file() == "rates.csv" || cap.file() == "queues.csv") {
+        out_.Add(s, Capture::kFileFieldNumber,
+                 "must not be the name of another output of the run, got " + Quoted(cap.file()));
+      }
     }
     for (int i = 0; i < cap.port_size(); ++i) {
       const PortSelector& sel = cap.port(i);

@@ -32,6 +32,10 @@ StatusOr<std::vector<Flow>> MakeCdfLoad(const CdfLoadParams& p, const FlowSizeCd
     // 1 - u lies in (0, 1], so the logarithm is finite. std::log is the one libm call on this
     // path: runs agree bit for bit wherever the same libm is linked.
     const double gap_ps = -std::log(1 - rng.NextUnitDouble()) / total_per_ps;
+    // Compared before it becomes a Time too: at a tiny load the gap can exceed what a Time
+    // holds. A gap of at least end - t (a whole number) rounds to at least that, so this test
+    // ends the load where the one after the addition would.
+    if (gap_ps >= static_cast<double>((end - t).ps())) break;
     t += Time::FromPs(std::llround(gap_ps));
     if (t >= end) break;
     if (flows.size() > std::numeric_limits<uint32_t>::max()) {

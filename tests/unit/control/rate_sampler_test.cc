@@ -88,7 +88,7 @@ TEST(RateSamplerTest, SampleIntervalsAreZeroOrAtLeastOneNanosecond) {
     const auto bad = LoadScenarioText(head + "run {\n  " + field + ": 0.5\n}", "r.textproto");
     ASSERT_FALSE(bad.ok());
     EXPECT_EQ(bad.status().message(),
-              "r.textproto:3: run." + field + ": must be 0 (off) or >= 1, got 0.5");
+              "r.textproto:3: run." + field + ": must be 0 (off) or in [1, 1e+15] ns, got 0.5");
     EXPECT_FALSE(LoadScenarioText(head + "run { " + field + ": -1000 }", "r.textproto").ok());
   }
   EXPECT_TRUE(

@@ -63,6 +63,17 @@ const std::vector<BadFile>& BadFiles() {
       // lacks it (asking protobuf's parse tree for the field as a whole aborts the process).
       {"empty_flow_list.textproto", "5", "traffic[0].flow_list.flow: required", ""},
       {"capture_without_ports.textproto", "4", "capture.port: required", ""},
+      {"capture_over_flows_csv.textproto", "6", "capture.file: must not be the name", ""},
+      // Times are kept in 64-bit picoseconds: 1e16 ns is past their end (9.2e15).
+      {"start_beyond_time_range.textproto", "4",
+       "traffic[0].flow_list.flow[0].start_ns:", "got 1e+16"},
+      {"message_above_2gib.textproto", "3",
+       "traffic[0].permutation.message_bytes:", "[1, 2147483648]"},
+      {"timeout_below_resolution.textproto", "4",
+       "nic.transport.retransmit_timeout_ns:", "got 0.0001"},
+      // 2 x 1 s x 100 Gb/s / 8 = 25 GB of headroom, plus a frame: more than 16 MiB.
+      {"headroom_above_default_buffer.textproto", "3",
+       "topology.fat_tree.link_delay_ns:", "headroom_bytes[0] (25000016398)"},
       {"capture_file_outside_out_dir.textproto", "6", "capture.file: must be a file name",
        "got \"../fabric.pcapng\""},
       {"nested_tier_override.textproto", "7",

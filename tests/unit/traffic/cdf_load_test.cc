@@ -118,6 +118,16 @@ TEST(CdfLoadTest, FlowCountBoundStopsExactly) {
   EXPECT_LT(flows->size(), 777u);
 }
 
+// At a load of 1e-300 the mean gap between arrivals is about 1e294 s, far past what a Time
+// holds: the first gap already lies beyond the 1 ms window, so no flow arrives in it.
+TEST(CdfLoadTest, AGapBeyondTheTimeRangeEndsTheLoad) {
+  CdfLoadParams p = Params();
+  p.load = 1e-300;
+  auto flows = MakeCdfLoad(p, TestCdf());
+  ASSERT_TRUE(flows.ok()) << flows.status().message();
+  EXPECT_TRUE(flows->empty());
+}
+
 TEST(CdfLoadTest, SameSeedSameFlowsDifferentSeedDifferentFlows) {
   CdfLoadParams p = Params();
   p.duration = Time::FromUs(20);
