@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "dataplane/eal.h"
+
 namespace fe::control {
 namespace {
 
@@ -96,6 +98,10 @@ Status ApplyOption(Command command, const OptionSpec& spec, std::string_view val
       args->quiet = true;
       return Status::Ok();
     case Option::kEal:
+      if (const std::string why = dp::RefusedEalArgs(dp::SplitEalArgs(std::string(value)));
+          !why.empty()) {
+        return UsageError(command, flag + ": " + why);
+      }
       args->eal_args = std::string(value);
       return Status::Ok();
     case Option::kRealtime:

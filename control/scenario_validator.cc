@@ -14,6 +14,7 @@
 
 #include "control/emulation.h"
 #include "control/switch_params.h"
+#include "dataplane/eal.h"
 #include "dataplane/fabric.h"
 #include "dataplane/switch_config.h"
 #include "topology/fat_tree.h"
@@ -868,6 +869,9 @@ class Validator {
 
   void CheckRealtime(const Site& s) {
     const auto& rt = scenario_.realtime();
+    if (const std::string why = dp::RefusedEalArgs(dp::SplitEalArgs(rt.eal_args())); !why.empty()) {
+      out_.Add(s, fabric_emu::Realtime::kEalArgsFieldNumber, why);
+    }
     std::map<int32_t, int> host_seen;
     std::map<std::string, int> device_seen;
     for (int i = 0; i < rt.port_size(); ++i) {

@@ -6,7 +6,6 @@
 #include <filesystem>
 #include <memory>
 #include <regex>
-#include <sstream>
 #include <unordered_set>
 
 #include "congestion/dscp_map.h"
@@ -36,13 +35,6 @@ constexpr Time kBehindThreshold = Time::FromUs(100);
 bool IsPciAddress(const std::string& device_args) {
   static const std::regex kPci("^([0-9a-fA-F]{4}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\\.[0-7](,.*)?$");
   return std::regex_match(device_args, kPci);
-}
-
-std::vector<std::string> SplitWords(const std::string& s) {
-  std::istringstream in(s);
-  std::vector<std::string> words;
-  for (std::string w; in >> w;) words.push_back(w);
-  return words;
 }
 
 std::string Join(const std::vector<std::string>& words) {
@@ -155,7 +147,7 @@ int RunServe(const fabric_emu::Scenario& scenario, const ServeOptions& options) 
   StopSignals stop;
   if (!stop.ok()) return fail("cannot watch SIGINT/SIGTERM");
 
-  std::vector<std::string> eal_args = SplitWords(scenario.realtime().eal_args());
+  std::vector<std::string> eal_args = dp::SplitEalArgs(scenario.realtime().eal_args());
   if (eal_args.empty()) {
     eal_args = DefaultServeEalArgs(scenario);
     log << "serve: no EAL arguments given; using: " << Join(eal_args) << "\n";

@@ -4,6 +4,8 @@
 #include <rte_errno.h>
 
 #include <mutex>
+#include <sstream>
+#include <string_view>
 
 namespace fe::dp {
 
@@ -24,6 +26,33 @@ std::vector<std::string> EalArgs(const EalOptions& options) {
     args.push_back(v);
   }
   return args;
+}
+
+std::vector<std::string> SplitEalArgs(const std::string& text) {
+  std::istringstream in(text);
+  std::vector<std::string> words;
+  for (std::string w; in >> w;) words.push_back(w);
+  return words;
+}
+
+std::string RefusedEalArgs(const std::vector<std::string>& args) {
+  constexpr std::string_view kProcType = "--proc-type";
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string_view a = args[i];
+    if (!a.starts_with(kProcType)) continue;
+    std::string_view type;
+    if (a.size() > kProcType.size() && a[kProcType.size()] == '=') {
+      type = a.substr(kProcType.size() + 1);
+    } else if (a.size() == kProcType.size() && i + 1 < args.size()) {
+      type = args[i + 1];
+    }
+    if (type != "primary") {
+      return "--proc-type " + std::string(type) +
+             ": the emulator runs as DPDK's primary process only (a secondary waits for a "
+             "primary to start, for ever when none does)";
+    }
+  }
+  return "";
 }
 
 Status InitEal(const EalOptions& options) {

@@ -21,6 +21,14 @@ struct EalOptions {
 // The software-mode argument list for the options (without argv[0]).
 std::vector<std::string> EalArgs(const EalOptions& options);
 
+// EAL arguments as a user writes them in one string, split at white space.
+std::vector<std::string> SplitEalArgs(const std::string& text);
+
+// Why `args` cannot start the emulator's EAL, or "" when they can. The emulator is always
+// DPDK's primary process: as a secondary (--proc-type) the EAL would wait for a primary, for
+// ever when none runs, deaf to Ctrl-C, which the emulator holds back until the EAL is up.
+std::string RefusedEalArgs(const std::vector<std::string>& args);
+
 // Starts the EAL once per process; later calls return the first call's status, because DPDK
 // cannot re-initialise (its state is process-wide by design).
 Status InitEal(const EalOptions& options);

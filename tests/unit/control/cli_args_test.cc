@@ -152,6 +152,8 @@ TEST(CliArgsTest, BadUsageIsRefusedWithAReason) {
       {{"run", "s", "--quiet=yes"}, "--quiet takes no value"},
       {{"run", "s", "--eal", "-l 0"}, "--eal and --duration-s go with --realtime"},
       {{"validate", "s", "--realtime"}, "unknown option '--realtime'"},
+      {{"serve", "s", "--eal", "--no-huge --proc-type=secondary"},
+       "--eal: --proc-type secondary: the emulator runs as DPDK's primary process only"},
       {{"serve", "s", "--duration-s", "0"}, "--duration-s takes a number of seconds > 0"},
       {{"serve", "s", "--duration-s", "soon"}, "--duration-s takes a number of seconds > 0"},
       {{"help", "fly"}, "no command 'fly'"},

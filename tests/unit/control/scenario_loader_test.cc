@@ -64,6 +64,8 @@ const std::vector<BadFile>& BadFiles() {
       {"empty_flow_list.textproto", "5", "traffic[0].flow_list.flow: required", ""},
       {"capture_without_ports.textproto", "4", "capture.port: required", ""},
       {"capture_over_flows_csv.textproto", "6", "capture.file: must not be the name", ""},
+      {"eal_secondary_process.textproto", "4",
+       "realtime.eal_args: --proc-type secondary:", "primary process only"},
       // Times are kept in 64-bit picoseconds: 1e16 ns is past their end (9.2e15).
       {"start_beyond_time_range.textproto", "4",
        "traffic[0].flow_list.flow[0].start_ns:", "got 1e+16"},
