@@ -69,6 +69,9 @@ std::string_view NameOf(Command command) {
   return "";
 }
 
+// --duration-s becomes run.stop_ns, which holds at most 1e15 ns.
+constexpr double kMaxDurationS = 1e6;
+
 bool IsHelp(std::string_view arg) { return arg == "--help" || arg == "-h"; }
 
 // "run: <what> (see 'fabric-emu run --help')"; the caller prefixes the program name.
@@ -111,8 +114,9 @@ Status ApplyOption(Command command, const OptionSpec& spec, std::string_view val
       double seconds = 0;
       const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), seconds);
       if (value.empty() || ec != std::errc() || end != value.data() + value.size() ||
-          !std::isfinite(seconds) || seconds <= 0) {
-        return UsageError(command, flag + " takes a number of seconds > 0, got " + quoted);
+          !std::isfinite(seconds) || seconds <= 0 || seconds > kMaxDurationS) {
+        return UsageError(command, flag + " takes a number of seconds > 0 and at most 1e6 (as " +
+                                       "run.stop_ns, at most 1e15 ns), got " + quoted);
       }
       args->duration_s = seconds;
       return Status::Ok();

@@ -112,6 +112,7 @@ StatusOr<std::vector<Flow>> SectionFlows(const fabric_emu::Traffic& t, const top
       p.start = TimeFromNs(t.cdf_load().start_ns());
       p.duration = TimeFromNs(t.cdf_load().duration_ns());
       p.seed = seed;
+      p.refuse_above = dp::kMaxMessages;
       return MakeCdfLoad(p, *cdf);
     }
     case fabric_emu::Traffic::PATTERN_NOT_SET:

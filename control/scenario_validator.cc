@@ -18,6 +18,7 @@
 #include "dataplane/fabric.h"
 #include "dataplane/switch_config.h"
 #include "topology/fat_tree.h"
+#include "traffic/cdf_load.h"
 #include "traffic/flow_size_cdf.h"
 
 namespace fe::control {
@@ -75,6 +76,10 @@ constexpr double kMaxLinkDelayNs = 1e9;
 constexpr double kMinLinkRateGbps = 0.001;
 // A rate is kept in whole bits per second.
 constexpr double kMinRateMbps = 1e-6;
+// DCQCN replays its timers' expiries up to each paced packet's start: at a floor of 1 Mb/s
+// and timers of 1 us, a 9 KB packet's gap holds some 74,000.
+constexpr double kMinDcqcnRateMbps = 1;
+constexpr double kMinDcqcnPeriodNs = 1000;
 // The InfiniBand transport's largest message: 2^31 bytes. At the smallest MTU that is 2^23
 // packets, so a message's PSNs never wrap.
 constexpr int64_t kMaxMessageBytes = int64_t{1} << 31;
@@ -326,8 +331,16 @@ class Validator {
                              .Nested(fabric_emu::Topology::kFatTreeFieldNumber),
                          FatTree::kLinkDelayNsFieldNumber, " with the default switch settings");
     }
+    double messages = 0;  // a cdf_load's: its mean
     for (int i = 0; i < scenario_.traffic_size(); ++i) {
-      CheckTraffic(scenario_.traffic(i), root_.Nested(Scenario::kTrafficFieldNumber, i));
+      const Site ts = root_.Nested(Scenario::kTrafficFieldNumber, i);
+      messages += CheckTraffic(scenario_.traffic(i), ts);
+      if (messages > dp::kMaxMessages) {
+        out_.AddWhole(ts, "the traffic up to here holds about " + Num(std::round(messages)) +
+                              " messages, more than the " + std::to_string(dp::kMaxMessages) +
+                              " a run holds");
+        break;
+      }
     }
     if (scenario_.has_run()) {
       const Site s = root_.Nested(Scenario::kRunFieldNumber);
@@ -683,9 +696,12 @@ class Validator {
     out_.AtLeast(s, NicConfig::kAckEveryPacketsFieldNumber, nic.ack_every_packets(), 1);
     Duration(s, NicConfig::kCnpIntervalNsFieldNumber, nic.cnp_interval_ns(), false);
     if (nic.has_transport()) {
-      Duration(s.Nested(NicConfig::kTransportFieldNumber),
-               fabric_emu::Transport::kRetransmitTimeoutNsFieldNumber,
-               nic.transport().retransmit_timeout_ns(), true);
+      // Below a microsecond a timeout fires before any round trip can end, and the senders
+      // flood the fabric with resends; IB's longest local ACK timeout is 4.096 us x 2^31.
+      out_.InRange(s.Nested(NicConfig::kTransportFieldNumber),
+                   fabric_emu::Transport::kRetransmitTimeoutNsFieldNumber,
+                   nic.transport().retransmit_timeout_ns(), 1e3, 1e13,
+                   "in ns: from 1 us to 1e13 ns (2.8 hours)");
     }
     if (nic.has_cc()) CheckCongestionControl(s.Nested(NicConfig::kCcFieldNumber));
   }
@@ -707,12 +723,19 @@ class Validator {
     }
   }
 
-  // A rate floor: at least 1 b/s, and at most the line rate (the fastest there is when the
+  // A rate floor: at least min_mbps, and at most the line rate (the fastest there is when the
   // topology gives none).
-  void CheckMinRateMbps(const Site& s, int field, double rate_mbps) {
+  void CheckMinRateMbps(const Site& s, int field, double rate_mbps, double min_mbps,
+                        const std::string& why) {
     const double max_mbps =
         (shape_ && shape_->link_rate_gbps ? *shape_->link_rate_gbps : kMaxLinkRateGbps) * 1000;
-    out_.InRange(s, field, rate_mbps, kMinRateMbps, max_mbps, "in Mb/s: 1 b/s up to the link rate");
+    out_.InRange(s, field, rate_mbps, min_mbps, max_mbps, why);
+  }
+  // A DCQCN timer: the NIC replays every expiry up to a paced packet's start, so a period far
+  // below the gap between packets at the floor rate would be replayed millions of times.
+  void CheckDcqcnPeriod(const Site& s, int field, double ns) {
+    out_.InRange(s, field, ns, kMinDcqcnPeriodNs, kMaxTimeNs,
+                 "in ns: DCQCN's timers run in microseconds; at most 11.6 days");
   }
   // A rate step: 0 up to the fastest link.
   void CheckRateStepMbps(const Site& s, int field, double rate_mbps) {
@@ -730,7 +753,7 @@ class Validator {
       out_.InRange(s, Dcqcn::kInitialAlphaFieldNumber, d.initial_alpha(), 0.0, 1.0);
     }
     if (d.has_alpha_update_period_ns()) {
-      Duration(s, Dcqcn::kAlphaUpdatePeriodNsFieldNumber, d.alpha_update_period_ns(), true);
+      CheckDcqcnPeriod(s, Dcqcn::kAlphaUpdatePeriodNsFieldNumber, d.alpha_update_period_ns());
     }
     if (d.has_rate_reduce_monitor_period_ns()) {
       Duration(s, Dcqcn::kRateReduceMonitorPeriodNsFieldNumber, d.rate_reduce_monitor_period_ns(),
@@ -740,7 +763,7 @@ class Validator {
       out_.FromBelow(s, Dcqcn::kMinDecreaseFactorFieldNumber, d.min_decrease_factor(), 0.0, 1.0);
     }
     if (d.has_increase_timer_period_ns()) {
-      Duration(s, Dcqcn::kIncreaseTimerPeriodNsFieldNumber, d.increase_timer_period_ns(), true);
+      CheckDcqcnPeriod(s, Dcqcn::kIncreaseTimerPeriodNsFieldNumber, d.increase_timer_period_ns());
     }
     if (d.has_byte_counter_bytes()) {
       out_.Above<int64_t>(s, Dcqcn::kByteCounterBytesFieldNumber, d.byte_counter_bytes(), 0);
@@ -755,7 +778,8 @@ class Validator {
       CheckRateStepMbps(s, Dcqcn::kHyperIncreaseMbpsFieldNumber, d.hyper_increase_mbps());
     }
     if (d.has_min_rate_mbps()) {
-      CheckMinRateMbps(s, Dcqcn::kMinRateMbpsFieldNumber, d.min_rate_mbps());
+      CheckMinRateMbps(s, Dcqcn::kMinRateMbpsFieldNumber, d.min_rate_mbps(), kMinDcqcnRateMbps,
+                       "in Mb/s: 1 (ConnectX's smallest rpg_min_rate) up to the link rate");
     }
   }
 
@@ -764,12 +788,14 @@ class Validator {
     out_.AtLeast(s, Hpcc::kMaxStageFieldNumber, h.max_stage(), 0);
     out_.AtLeast<int64_t>(s, Hpcc::kWAiBytesFieldNumber, h.w_ai_bytes(), 0);
     out_.AtLeast(s, Hpcc::kExpectedFlowsFieldNumber, h.expected_flows(), 1);
-    CheckMinRateMbps(s, Hpcc::kMinRateMbpsFieldNumber, h.min_rate_mbps());
+    CheckMinRateMbps(s, Hpcc::kMinRateMbpsFieldNumber, h.min_rate_mbps(), kMinRateMbps,
+                     "in Mb/s: 1 b/s up to the link rate");
   }
 
   // ---------------------------------------------------------------- traffic
 
-  void CheckTraffic(const Traffic& t, const Site& s) {
+  // Returns how many messages the section makes (a cdf_load: how many on average).
+  double CheckTraffic(const Traffic& t, const Site& s) {
     out_.InRange(s, Traffic::kDscpFieldNumber, t.dscp(), 0, kMaxDscp);
     switch (t.pattern_case()) {
       case Traffic::kPermutation: {
@@ -778,7 +804,7 @@ class Validator {
         CheckMessageBytes(ps, Permutation::kMessageBytesFieldNumber, p.has_message_bytes(),
                           p.message_bytes());
         Duration(ps, Permutation::kStartNsFieldNumber, p.start_ns(), false);
-        return;
+        return shape_ ? static_cast<double>(shape_->hosts) : 0;
       }
       case Traffic::kIncast: {
         const Site is = s.Nested(Traffic::kIncastFieldNumber);
@@ -797,18 +823,18 @@ class Validator {
         CheckMessageBytes(is, Incast::kMessageBytesFieldNumber, inc.has_message_bytes(),
                           inc.message_bytes());
         Duration(is, Incast::kStartNsFieldNumber, inc.start_ns(), false);
-        return;
+        return inc.senders();
       }
       case Traffic::kFlowList:
         CheckFlowList(t.flow_list(), s.Nested(Traffic::kFlowListFieldNumber));
-        return;
+        return t.flow_list().flow_size();
       case Traffic::kCdfLoad:
-        CheckCdfLoad(t.cdf_load(), s.Nested(Traffic::kCdfLoadFieldNumber));
-        return;
+        return CheckCdfLoad(t.cdf_load(), s.Nested(Traffic::kCdfLoadFieldNumber));
       case Traffic::PATTERN_NOT_SET:
         out_.AddWhole(s, "choose a pattern: permutation, incast, flow_list or cdf_load");
-        return;
+        return 0;
     }
+    return 0;
   }
 
   void CheckFlowList(const fabric_emu::FlowList& list, const Site& s) {
@@ -831,7 +857,9 @@ class Validator {
     }
   }
 
-  void CheckCdfLoad(const CdfLoad& c, const Site& s) {
+  // Returns the mean number of flows the load makes, once its table and the fabric are known.
+  double CheckCdfLoad(const CdfLoad& c, const Site& s) {
+    std::optional<FlowSizeCdf> sizes;
     if (out_.Present(s, CdfLoad::kCdfFileFieldNumber, !c.cdf_file().empty(),
                      "a flow-size CDF file")) {
       const std::filesystem::path file = scenario_dir_ / c.cdf_file();  // absolute stays
@@ -840,8 +868,7 @@ class Validator {
         out_.Add(s, CdfLoad::kCdfFileFieldNumber, "no such file: " + file.string());
       } else if (!std::filesystem::is_regular_file(file, ec)) {
         out_.Add(s, CdfLoad::kCdfFileFieldNumber, "not a regular file: " + file.string());
-      } else if (const StatusOr<FlowSizeCdf> cdf = FlowSizeCdf::FromFile(file.string());
-                 !cdf.ok()) {
+      } else if (StatusOr<FlowSizeCdf> cdf = FlowSizeCdf::FromFile(file.string()); !cdf.ok()) {
         // Read here as well as when the traffic is built: a bad table must stop the run before
         // it starts, with the scenario's line as well as the table's.
         out_.Add(s, CdfLoad::kCdfFileFieldNumber, cdf.status().message());
@@ -851,18 +878,29 @@ class Validator {
                      ": sizes must be at most 2^31 bytes, the largest message of the "
                      "InfiniBand transport; the largest is " +
                      Num(cdf->points().back().size_bytes));
+      } else if (cdf->MeanBytes() < 1) {
+        out_.Add(s, CdfLoad::kCdfFileFieldNumber,
+                 file.string() + ": the mean size is " + Num(cdf->MeanBytes()) +
+                     " bytes; a load needs flows of a byte or more on average");
+      } else {
+        sizes = std::move(cdf).value();
       }
     }
-    if (out_.Present(s, CdfLoad::kLoadFractionFieldNumber, c.has_load_fraction(),
-                     "the offered load, a fraction of each host link's rate in (0, 1]")) {
-      out_.AboveUpTo(s, CdfLoad::kLoadFractionFieldNumber, c.load_fraction(), 0.0, 1.0,
-                     "a fraction of the host link rate");
-    }
-    if (out_.Present(s, CdfLoad::kDurationNsFieldNumber, c.has_duration_ns(),
-                     "how long flows keep arriving, in ns")) {
-      Duration(s, CdfLoad::kDurationNsFieldNumber, c.duration_ns(), true);
-    }
+    const bool load_ok =
+        out_.Present(s, CdfLoad::kLoadFractionFieldNumber, c.has_load_fraction(),
+                     "the offered load, a fraction of each host link's rate in (0, 1]") &&
+        out_.AboveUpTo(s, CdfLoad::kLoadFractionFieldNumber, c.load_fraction(), 0.0, 1.0,
+                       "a fraction of the host link rate");
+    const bool duration_ok = out_.Present(s, CdfLoad::kDurationNsFieldNumber, c.has_duration_ns(),
+                                          "how long flows keep arriving, in ns") &&
+                             Duration(s, CdfLoad::kDurationNsFieldNumber, c.duration_ns(), true);
     Duration(s, CdfLoad::kStartNsFieldNumber, c.start_ns(), false);
+    if (!sizes || !load_ok || !duration_ok || !shape_ || !shape_->link_rate_gbps) return 0;
+    CdfLoadParams p;
+    p.host_link_rate = Rate::FromGbps(*shape_->link_rate_gbps);
+    p.load = c.load_fraction();
+    return CdfLoadArrivalsPerHostPerSecond(p, *sizes) * static_cast<double>(shape_->hosts) *
+           c.duration_ns() * 1e-9;
   }
 
   // ---------------------------------------------------------------- real time, capture
@@ -879,9 +917,18 @@ class Validator {
       const Site ps = s.Nested(fabric_emu::Realtime::kPortFieldNumber, i);
       if (out_.Present(ps, ExternalPort::kDeviceArgsFieldNumber, !p.device_args().empty(),
                        "DPDK device arguments, e.g. \"net_af_packet0,iface=veth-a\"")) {
-        if (const auto [it, fresh] = device_seen.emplace(p.device_args(), i); !fresh) {
+        // A device is named before its first comma; what follows are its options, so two
+        // spellings of one device's options are still one device.
+        const std::string& args = p.device_args();
+        const std::string device = args.substr(0, args.find(','));
+        if (std::any_of(args.begin(), args.end(),
+                        [](char c) { return std::isspace(static_cast<unsigned char>(c)); })) {
+          out_.Add(
+              ps, ExternalPort::kDeviceArgsFieldNumber,
+              "must not contain white space (it becomes one EAL argument), got " + Quoted(args));
+        } else if (const auto [it, fresh] = device_seen.emplace(device, i); !fresh) {
           out_.Add(ps, ExternalPort::kDeviceArgsFieldNumber,
-                   "device already used by " +
+                   "device " + device + " already used by " +
                        s.Path(fabric_emu::Realtime::kPortFieldNumber, it->second));
         }
       }

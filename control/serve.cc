@@ -179,7 +179,7 @@ int RunServe(const fabric_emu::Scenario& scenario, const ServeOptions& options) 
   StatusOr<std::unique_ptr<Emulation>> built =
       BuildEmulation(WithMessages(scenario, emulated), seed, options.scenario_dir);
   if (!built.ok()) {
-    const std::string& why = built.status().message();
+    const std::string why = built.status().message();  // a copy: the status is a temporary
     // A packet pool that does not fit: the one failure a user fixes with EAL arguments.
     const bool pool = why.find("mbufs") != std::string::npos;
     return fail(why + (pool ? " (raise -m in realtime.eal_args or --eal)" : ""));

@@ -24,6 +24,8 @@ StatusOr<std::vector<Flow>> MakeCdfLoad(const CdfLoadParams& p, const FlowSizeCd
   const double total_per_ps = p.num_hosts * CdfLoadArrivalsPerHostPerSecond(p, sizes) * 1e-12;
   const Time end = p.duration == Time::Zero() ? Time::Infinite() : p.start + p.duration;
   const uint64_t max_flows = p.max_flows == 0 ? std::numeric_limits<uint64_t>::max() : p.max_flows;
+  const uint64_t refuse_above =
+      p.refuse_above == 0 ? uint64_t{std::numeric_limits<uint32_t>::max()} : p.refuse_above;
 
   Random rng(p.seed);
   std::vector<Flow> flows;
@@ -38,8 +40,9 @@ StatusOr<std::vector<Flow>> MakeCdfLoad(const CdfLoadParams& p, const FlowSizeCd
     if (gap_ps >= static_cast<double>((end - t).ps())) break;
     t += Time::FromPs(std::llround(gap_ps));
     if (t >= end) break;
-    if (flows.size() > std::numeric_limits<uint32_t>::max()) {
-      return Status::Error("cdf load generates more than 2^32 flows; shorten the duration");
+    if (flows.size() >= refuse_above) {
+      return Status::Error("cdf load generates more than " + std::to_string(refuse_above) +
+                           " flows; shorten duration_ns or lower load_fraction");
     }
     const uint32_t src = static_cast<uint32_t>(rng.NextBelow(p.num_hosts));
     uint32_t dst = static_cast<uint32_t>(rng.NextBelow(p.num_hosts - 1));

@@ -23,6 +23,9 @@ struct CdfLoadParams {
   Time duration;           // arrivals in [start, start + duration)
   uint64_t max_flows = 0;  // total over all hosts
   uint64_t seed = 0;
+  // More flows than this is an error, found as soon as it is passed (so memory stays bounded);
+  // 0: 2^32.
+  uint64_t refuse_above = 0;
 };
 
 // Flow arrivals per second at each host: load x rate / (8 x mean size), so that the mean offered

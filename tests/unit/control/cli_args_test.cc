@@ -156,6 +156,8 @@ TEST(CliArgsTest, BadUsageIsRefusedWithAReason) {
        "--eal: --proc-type secondary: the emulator runs as DPDK's primary process only"},
       {{"serve", "s", "--duration-s", "0"}, "--duration-s takes a number of seconds > 0"},
       {{"serve", "s", "--duration-s", "soon"}, "--duration-s takes a number of seconds > 0"},
+      // Past run.stop_ns's range: 1e7 s is 1e16 ns, beyond the 9.2e15 ns time ends at.
+      {{"serve", "s", "--duration-s", "1e7"}, "at most 1e6"},
       {{"help", "fly"}, "no command 'fly'"},
   };
   for (const Case& c : cases) {

@@ -64,6 +64,12 @@ const std::vector<BadFile>& BadFiles() {
       {"empty_flow_list.textproto", "5", "traffic[0].flow_list.flow: required", ""},
       {"capture_without_ports.textproto", "4", "capture.port: required", ""},
       {"capture_over_flows_csv.textproto", "6", "capture.file: must not be the name", ""},
+      // 16 hosts x 1e11 b/s / (8 x 1,711,250 B, the mean) x 1000 s: about 1.17e8 flows.
+      {"cdf_load_too_many_flows.textproto", "4", "traffic[0]: the traffic up to here holds about",
+       "more than the 16776960 a run holds"},
+      {"dcqcn_floor_below_1mbps.textproto", "5", "nic.cc.dcqcn.min_rate_mbps:", "got 1e-06"},
+      {"device_twice_with_other_options.textproto", "5",
+       "realtime.port[1].device_args:", "device net_null0 already used by realtime.port[0]"},
       {"eal_secondary_process.textproto", "4",
        "realtime.eal_args: --proc-type secondary:", "primary process only"},
       // Times are kept in 64-bit picoseconds: 1e16 ns is past their end (9.2e15).
@@ -71,8 +77,8 @@ const std::vector<BadFile>& BadFiles() {
        "traffic[0].flow_list.flow[0].start_ns:", "got 1e+16"},
       {"message_above_2gib.textproto", "3",
        "traffic[0].permutation.message_bytes:", "[1, 2147483648]"},
-      {"timeout_below_resolution.textproto", "4",
-       "nic.transport.retransmit_timeout_ns:", "got 0.0001"},
+      {"timeout_below_a_microsecond.textproto", "4",
+       "nic.transport.retransmit_timeout_ns:", "got 100"},
       // 2 x 1 s x 100 Gb/s / 8 = 25 GB of headroom, plus a frame: more than 16 MiB.
       {"headroom_above_default_buffer.textproto", "3",
        "topology.fat_tree.link_delay_ns:", "headroom_bytes[0] (25000016398)"},
@@ -363,6 +369,22 @@ TEST(ScenarioLoaderTest, CdfFileWithDecreasingSizesIsRefused) {
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.status().message(), scenario + ":2: traffic[0].cdf_load.cdf_file: " +
                                       (dir / "bad.cdf").string() + ":3: size decreases");
+}
+
+// Sizes that average under a byte make no load: every flow would be empty or nearly so.
+TEST(ScenarioLoaderTest, CdfFileWithAZeroMeanIsRefused) {
+  const fs::path dir = fs::path(::testing::TempDir()) / "cdf_zero_mean";
+  fs::create_directories(dir);
+  std::ofstream(dir / "zero.cdf") << "0 0\n0 100\n";
+  const std::string text =
+      "topology { fat_tree { k: 4 } }\n"
+      "traffic { cdf_load { cdf_file: \"zero.cdf\" load_fraction: 0.5 duration_ns: 1e6 } }\n";
+  const StatusOr<fabric_emu::Scenario> s = LoadScenarioText(text, (dir / "s.textproto").string());
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.status().message().find(":2: traffic[0].cdf_load.cdf_file: " +
+                                      (dir / "zero.cdf").string() + ": the mean size is 0 bytes"),
+            std::string::npos)
+      << s.status().message();
 }
 
 TEST(ScenarioLoaderTest, NonFiniteNumbersAreRefused) {
