@@ -137,14 +137,18 @@ std::string SummaryJson(const fabric_emu::Scenario& scenario, uint64_t seed,
   j["bytes_sent"] = t.nics.payload_bytes_sent;
   j["bytes_delivered"] = t.nics.payload_bytes_received;
   j["packets_sent"] = t.nics.data_packets_sent;
-  j["packets_delivered"] = t.nics.data_packets_received;
+  // Accepted in order: go-back-N discards what comes past a gap, and duplicates (counted in
+  // retransmissions.discarded_packets), so this is the packets the messages are made of.
+  const uint64_t discarded = t.nics.out_of_sequence + t.nics.duplicates;
+  j["packets_delivered"] = t.nics.data_packets_received - discarded;
   j["acks_sent"] = t.nics.acks_sent;
-  // Retransmitted packets and bytes are inside packets_sent and bytes_sent: sent = delivered +
-  // dropped + discarded at the receiver (past a gap or duplicate) counts each transmission.
+  // Retransmitted packets and bytes are inside packets_sent and bytes_sent, which count each
+  // transmission: packets_sent = packets_delivered + data drops + discarded_packets.
   j["retransmissions"] = Json{{"packets", t.nics.retransmitted_packets},
                               {"payload_bytes", t.nics.retransmitted_bytes},
                               {"timeouts", t.nics.retransmit_timeouts},
-                              {"naks", t.nics.naks_sent}};
+                              {"naks", t.nics.naks_sent},
+                              {"discarded_packets", discarded}};
   j["cnps"] = Json{{"sent", t.nics.cnps_sent}, {"received", t.nics.cnps_received}};
   j["packet_hops"] = t.packet_hops;
   j["wire_bytes"] = t.wire_bytes;
