@@ -17,6 +17,16 @@ namespace {
 
 namespace pb = google::protobuf;
 
+// The parser counts lines by line feeds: a file saved with carriage returns alone (old Mac
+// style) would be one line, and every error would point at line 1. CR LF stays one break.
+std::string WithLineFeeds(const std::string& text) {
+  std::string out = text;
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (out[i] == '\r' && (i + 1 == out.size() || out[i + 1] != '\n')) out[i] = '\n';
+  }
+  return out;
+}
+
 // A flow list of a million flows is about 60 MB of text.
 constexpr size_t kMaxScenarioFileBytes = 64u << 20;
 
@@ -56,7 +66,7 @@ StatusOr<fabric_emu::Scenario> LoadScenarioText(const std::string& text,
   parser.RecordErrorsTo(&syntax_errors);
   parser.WriteLocationsTo(&locations);
   fabric_emu::Scenario scenario;
-  if (!parser.ParseFromString(text, &scenario)) {
+  if (!parser.ParseFromString(WithLineFeeds(text), &scenario)) {
     if (syntax_errors.errors().empty()) {  // the parser failed without saying where
       return Status::Error(display_name + ": not a valid scenario in Protobuf text format");
     }

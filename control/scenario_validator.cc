@@ -95,7 +95,13 @@ std::string Num(T v) {
   }
 }
 
-std::string Quoted(const std::string& s) { return "\"" + s + "\""; }
+// A value quoted in an error, cut to its first 64 bytes: a mistaken 10 MB field must not fill
+// the terminal.
+std::string Quoted(const std::string& s) {
+  constexpr size_t kShownBytes = 64;
+  if (s.size() <= kShownBytes) return "\"" + s + "\"";
+  return "\"" + s.substr(0, kShownBytes) + "\"... (" + std::to_string(s.size()) + " bytes)";
+}
 
 // Where a message sits in the scenario file: its field path and its parse locations. Fields are
 // named by their generated field-number constants so that a typo fails to compile.

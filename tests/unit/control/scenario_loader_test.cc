@@ -387,6 +387,28 @@ TEST(ScenarioLoaderTest, CdfFileWithAZeroMeanIsRefused) {
       << s.status().message();
 }
 
+// Lines end at a carriage return alone (old Mac files) as at a line feed or CR LF.
+TEST(ScenarioLoaderTest, EveryLineEndingCountsLines) {
+  for (const std::string eol : {"\n", "\r\n", "\r"}) {
+    const StatusOr<fabric_emu::Scenario> s = LoadScenarioText(
+        "topology { fat_tree { k: 4 } }" + eol + eol + "topology { fat_tree { k: 5 } }" + eol,
+        "e.textproto");
+    ASSERT_FALSE(s.ok());
+    EXPECT_EQ(s.status().message().rfind("e.textproto:3", 0), 0u) << s.status().message();
+  }
+}
+
+// A long value is quoted by its start and its size, not whole.
+TEST(ScenarioLoaderTest, ALongValueIsQuotedInPart) {
+  const std::string name(100000, 'a');
+  const StatusOr<fabric_emu::Scenario> s =
+      LoadScenarioText("name: \"" + name + "\" topology { fat_tree { k: 4 } }\n", "n.textproto");
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.status().message().find("\"" + std::string(64, 'a') + "\"... (100000 bytes)"),
+            std::string::npos);
+  EXPECT_LT(s.status().message().size(), 400u);
+}
+
 TEST(ScenarioLoaderTest, NonFiniteNumbersAreRefused) {
   const StatusOr<fabric_emu::Scenario> s =
       LoadScenarioText("topology { fat_tree { link_delay_ns: inf } }\n", "f.textproto");
