@@ -9,8 +9,7 @@ namespace {
 // A packet of `payload_bytes` on the wire, padded to Ethernet's 64-byte minimum frame as the
 // NIC sends it (a 1-byte packet's frame would be 63 bytes).
 uint32_t PacketWireBytes(uint64_t payload_bytes) {
-  return dp::WireBytesOfFrame(static_cast<uint32_t>(payload_bytes) + dp::kRoceHeadersBytes +
-                              dp::kIcrcBytes + dp::kFcsBytes);
+  return dp::WireBytesOfFrame(dp::RoceFrameBytes(static_cast<uint32_t>(payload_bytes)));
 }
 }  // namespace
 

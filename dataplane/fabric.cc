@@ -20,8 +20,7 @@ uint32_t DomainOf(topo::NodeId n) { return static_cast<uint32_t>(n) + 1; }
 
 Time PathBaseRtt(const topo::Graph& graph, const topo::RouteTable& routes, uint32_t src_host,
                  uint32_t dst_host, uint32_t mtu_payload_bytes) {
-  const uint32_t frame_bytes = mtu_payload_bytes + kRoceHeadersBytes + kIcrcBytes + kFcsBytes;
-  const int64_t wire_bytes = WireBytesOfFrame(frame_bytes);
+  const int64_t wire_bytes = WireBytesOfFrame(RoceFrameBytes(mtu_payload_bytes));
   Time one_way;
   topo::PortRef at{graph.hosts()[src_host], 0};
   // A shortest path never revisits a node: more steps than nodes means a routing loop.
@@ -46,8 +45,7 @@ SwitchParams TierSwitchParams(const FabricParams& params, uint8_t tier) {
           ? *params.tier_switch_params[tier]
           : params.switch_params;
   // The NIC's frames are the largest the fabric carries: headroom is sized for them.
-  sp.headroom.max_frame_bytes =
-      int64_t{params.nic.mtu_payload_bytes} + kRoceHeadersBytes + kIcrcBytes + kFcsBytes;
+  sp.headroom.max_frame_bytes = RoceFrameBytes(params.nic.mtu_payload_bytes);
   return sp;
 }
 

@@ -122,8 +122,7 @@ Nic::Nic(uint32_t host, Scheduler* sched, EgressPort* port, rte_mempool* pool,
       messages_(messages),
       config_(config),
       hpcc_(hpcc),
-      full_packet_wire_bytes_(
-          WireBytesOfFrame(config.mtu_payload_bytes + kRoceHeadersBytes + kIcrcBytes + kFcsBytes)),
+      full_packet_wire_bytes_(WireBytesOfFrame(RoceFrameBytes(config.mtu_payload_bytes))),
       paced_(config.cc != CongestionControl::kNone) {}
 
 uint64_t Nic::EventArg(Timer t, uint64_t generation, uint32_t id) {

@@ -28,6 +28,12 @@ inline constexpr uint32_t kUdpOffset = kIpv4Offset + kIpv4HeaderBytes;
 inline constexpr uint32_t kBthOffset = kUdpOffset + kUdpHeaderBytes;
 inline constexpr uint32_t kRoceHeadersBytes = kBthOffset + kBthBytes;  // 54
 
+// The Ethernet frame of a RoCEv2 data packet carrying payload_bytes: headers, payload, ICRC and
+// FCS (before padding to the 64-byte minimum frame).
+inline constexpr uint32_t RoceFrameBytes(uint32_t payload_bytes) {
+  return payload_bytes + kRoceHeadersBytes + kIcrcBytes + kFcsBytes;
+}
+
 // BTH opcodes (IBA table 38): the top three bits select the transport (000 = RC).
 enum class BthOpcode : uint8_t {
   kRcSendFirst = 0x00,
