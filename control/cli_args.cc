@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "control/scenario_validator.h"
 #include "dataplane/eal.h"
 
 namespace fe::control {
@@ -69,8 +70,8 @@ std::string_view NameOf(Command command) {
   return "";
 }
 
-// --duration-s becomes run.stop_ns, which holds at most 1e15 ns.
-constexpr double kMaxDurationS = 1e6;
+// --duration-s becomes run.stop_ns, which validation holds to kMaxScenarioTimeNs.
+constexpr double kMaxDurationS = kMaxScenarioTimeNs * 1e-9;
 
 bool IsHelp(std::string_view arg) { return arg == "--help" || arg == "-h"; }
 

@@ -65,9 +65,7 @@ constexpr double kMaxLinkRateGbps = 1600;
 // FCS a packet still fits the 9216-byte jumbo frames datacenter switches carry.
 constexpr int kMinMtuPayloadBytes = 256;
 constexpr int kMaxMtuPayloadBytes = 9000;
-// Time is kept in 64-bit picoseconds, which end at 9.2e15 ns: a time field stays well below, so
-// that sums of times cannot overflow, and a positive one is at least the 1 ps resolution.
-constexpr double kMaxTimeNs = 1e15;
+// A positive time is at least the model's 1 ps resolution.
 constexpr double kMinPositiveTimeNs = 0.001;
 constexpr char kTimeRange[] = "in ns: 1 ps resolution, at most 11.6 days";
 // A link's propagation delay (or a PFC response time) of one second is 200,000 km of fibre.
@@ -391,8 +389,9 @@ class Validator {
   // could reach 0 and sample forever at one instant.
   // A sample interval: 0 (off) or at least a nanosecond.
   void CheckSampleInterval(const Site& s, int field, double v) {
-    if (!std::isfinite(v) || (v != 0 && (v < 1 || v > kMaxTimeNs))) {
-      out_.Add(s, field, "must be 0 (off) or in [1, " + Num(kMaxTimeNs) + "] ns, got " + Num(v));
+    if (!std::isfinite(v) || (v != 0 && (v < 1 || v > kMaxScenarioTimeNs))) {
+      out_.Add(s, field,
+               "must be 0 (off) or in [1, " + Num(kMaxScenarioTimeNs) + "] ns, got " + Num(v));
     }
   }
 
@@ -448,9 +447,10 @@ class Validator {
     }
   }
 
-  // A time in ns: [0, kMaxTimeNs], or [1 ps, kMaxTimeNs] when it must be positive.
+  // A time in ns: [0, kMaxScenarioTimeNs], or [1 ps, kMaxScenarioTimeNs] when it must be positive.
   bool Duration(const Site& s, int field, double ns, bool positive) {
-    return out_.InRange(s, field, ns, positive ? kMinPositiveTimeNs : 0.0, kMaxTimeNs, kTimeRange);
+    return out_.InRange(s, field, ns, positive ? kMinPositiveTimeNs : 0.0, kMaxScenarioTimeNs,
+                        kTimeRange);
   }
   bool LinkDelay(const Site& s, int field, double ns) {
     return out_.InRange(s, field, ns, 0.0, kMaxLinkDelayNs, "in ns: 1 s is 200,000 km of fibre");
@@ -740,7 +740,7 @@ class Validator {
   // A DCQCN timer: the NIC replays every expiry up to a paced packet's start, so a period far
   // below the gap between packets at the floor rate would be replayed millions of times.
   void CheckDcqcnPeriod(const Site& s, int field, double ns) {
-    out_.InRange(s, field, ns, kMinDcqcnPeriodNs, kMaxTimeNs,
+    out_.InRange(s, field, ns, kMinDcqcnPeriodNs, kMaxScenarioTimeNs,
                  "in ns: DCQCN's timers run in microseconds; at most 11.6 days");
   }
   // A rate step: 0 up to the fastest link.

@@ -11,6 +11,10 @@
 
 namespace fe::control {
 
+// The latest time a scenario may name, in ns. Time is kept in 64-bit picoseconds, which end at
+// 9.2e15 ns: a time field stays well below, so that sums of times cannot overflow.
+inline constexpr double kMaxScenarioTimeNs = 1e15;
+
 // Every rule `scenario` breaks, as "FILE:LINE: field.path: message" (FILE is `display_name`,
 // LINE 1-based, taken from `locations`), sorted by line. Empty when the scenario is valid.
 // `display_name` also locates the file: relative cdf_file paths start at its folder.
