@@ -1,12 +1,23 @@
 #include "topology/graph.h"
 
+#include <string>
 #include <utility>
 
 namespace fe::topo {
 
 NodeId Graph::AddNode(NodeKind kind, uint8_t tier, int32_t pod, std::string name) {
   const NodeId id = static_cast<NodeId>(nodes_.size());
-  nodes_.push_back(Node{kind, tier, pod, std::move(name), {}});
+  // A name is role + index ("leaf3"): the role is what precedes the trailing digits.
+  size_t digits = name.size();
+  while (digits > 0 && name[digits - 1] >= '0' && name[digits - 1] <= '9') --digits;
+  Node node;
+  node.kind = kind;
+  node.tier = tier;
+  node.pod = pod;
+  node.name = name;
+  node.role = name.substr(0, digits);
+  node.index = digits < name.size() ? std::stoi(name.substr(digits)) : 0;
+  nodes_.push_back(std::move(node));
   if (kind == NodeKind::kHost) {
     host_index_.push_back(static_cast<int32_t>(hosts_.size()));
     hosts_.push_back(id);
@@ -24,6 +35,18 @@ LinkId Graph::Connect(NodeId a, NodeId b, Rate rate, Time delay) {
   nodes_[b].links.push_back(id);
   links_.push_back(Link{PortRef{a, pa}, PortRef{b, pb}, rate, delay});
   return id;
+}
+
+LinkId Graph::Connect(NodeId a, NodeId b, LinkClassId link_class) {
+  const LinkClass& c = link_classes_[link_class];
+  const LinkId id = Connect(a, b, c.rate, c.delay);
+  links_[id].link_class = link_class;
+  return id;
+}
+
+LinkClassId Graph::AddLinkClass(LinkClass c) {
+  link_classes_.push_back(std::move(c));
+  return static_cast<LinkClassId>(link_classes_.size() - 1);
 }
 
 PortRef Graph::Peer(PortRef local) const {

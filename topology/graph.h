@@ -16,18 +16,39 @@ using LinkId = uint32_t;
 
 enum class NodeKind : uint8_t { kHost, kSwitch };
 
+// What a cable is made of; it decides the default power per bit.
+enum class Media : uint8_t { kDac, kAoc, kPluggable, kLpo, kCpo };
+
+// A named kind of link that builders reuse: every link records the class it was made from.
+struct LinkClass {
+  std::string name;
+  Rate rate;
+  Time delay;  // propagation, one way
+  Media media = Media::kDac;
+  double pj_per_bit = 0;          // one link end
+  uint32_t ports_per_engine = 0;  // CPO: switch ports per optical engine; 0 otherwise
+  double bit_error_rate = 0;
+};
+using LinkClassId = uint16_t;
+
 struct PortRef {
   NodeId node = 0;
   uint16_t port = 0;  // index among the node's ports
 };
 
+// Hosts are endpoints (accelerators): port 0 is the scale-out NIC, ports 1.. (if any) lead to
+// the scale-up switches of the host's domain.
 struct Node {
   NodeKind kind = NodeKind::kHost;
-  // 0 for hosts; switches count up from the edge (1 = ToR/edge, 2 = aggregation, 3 = core).
+  // 0 for hosts and scale-up switches; scale-out switches count up from the edge (1 = ToR/leaf/
+  // rail, 2 = aggregation/spine, 3 = core/super-spine).
   uint8_t tier = 0;
-  int32_t pod = -1;  // -1 where the node belongs to no pod (core switches)
-  std::string name;
+  int32_t pod = -1;           // -1 where the node belongs to no pod (core switches)
+  std::string name;           // role + index: "leaf3", "spine0", "su12", "h5"
   std::vector<LinkId> links;  // links[p] is the link on local port p
+  std::string role;           // "host", "edge", "leaf", "spine", "su", ...
+  int32_t index = 0;          // among the nodes of its role
+  int32_t domain = -1;        // hosts and scale-up switches: the scale-up domain; -1: none
 };
 
 struct Link {
@@ -35,6 +56,7 @@ struct Link {
   PortRef b;
   Rate rate;
   Time delay;  // propagation, one way
+  LinkClassId link_class = 0;
 };
 
 class Graph {
@@ -42,6 +64,11 @@ class Graph {
   NodeId AddNode(NodeKind kind, uint8_t tier, int32_t pod, std::string name);
   // Joins a free port of each node; returns the new link's id.
   LinkId Connect(NodeId a, NodeId b, Rate rate, Time delay);
+  // The same with a class's rate and delay.
+  LinkId Connect(NodeId a, NodeId b, LinkClassId link_class);
+  LinkClassId AddLinkClass(LinkClass c);
+
+  const std::vector<LinkClass>& link_classes() const { return link_classes_; }
 
   const std::vector<Node>& nodes() const { return nodes_; }
   const std::vector<Link>& links() const { return links_; }
@@ -62,6 +89,7 @@ class Graph {
   std::vector<Link> links_;
   std::vector<NodeId> hosts_;
   std::vector<int32_t> host_index_;
+  std::vector<LinkClass> link_classes_;
 };
 
 }  // namespace fe::topo
