@@ -81,6 +81,15 @@ class Graph {
   const std::vector<NodeId>& hosts() const { return hosts_; }
   size_t num_hosts() const { return hosts_.size(); }
   size_t num_switches() const { return nodes_.size() - hosts_.size(); }
+  // The port by which host src_host sends to host dst_host: a scale-up port (1..) when both are
+  // in one scale-up domain, spread over the domain's switches by `spread` (a message id); else
+  // port 0, the scale-out NIC.
+  uint16_t HostPortTo(uint32_t src_host, uint32_t dst_host, uint32_t spread = 0) const {
+    const Node& src = nodes_[hosts_[src_host]];
+    const int32_t domain = nodes_[hosts_[dst_host]].domain;
+    if (src.domain < 0 || src.domain != domain || src.links.size() < 2) return 0;
+    return static_cast<uint16_t>(1 + spread % (src.links.size() - 1));
+  }
   // Host index of a host node, or -1 for a switch.
   int32_t HostIndex(NodeId id) const { return host_index_[id]; }
 
