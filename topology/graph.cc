@@ -17,6 +17,7 @@ NodeId Graph::AddNode(NodeKind kind, uint8_t tier, int32_t pod, std::string name
   node.name = name;
   node.role = name.substr(0, digits);
   node.index = digits < name.size() ? std::stoi(name.substr(digits)) : 0;
+  by_name_.emplace(node.name, id);
   nodes_.push_back(std::move(node));
   if (kind == NodeKind::kHost) {
     host_index_.push_back(static_cast<int32_t>(hosts_.size()));

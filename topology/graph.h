@@ -4,7 +4,10 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "core/units.h"
@@ -90,6 +93,12 @@ class Graph {
     if (src.domain < 0 || src.domain != domain || src.links.size() < 2) return 0;
     return static_cast<uint16_t>(1 + spread % (src.links.size() - 1));
   }
+  // The node of that name ("leaf3", "h5"), if any.
+  std::optional<NodeId> FindNode(std::string_view name) const {
+    const auto it = by_name_.find(std::string(name));
+    if (it == by_name_.end()) return std::nullopt;
+    return it->second;
+  }
   // Host index of a host node, or -1 for a switch.
   int32_t HostIndex(NodeId id) const { return host_index_[id]; }
 
@@ -99,6 +108,7 @@ class Graph {
   std::vector<NodeId> hosts_;
   std::vector<int32_t> host_index_;
   std::vector<LinkClass> link_classes_;
+  std::unordered_map<std::string, NodeId> by_name_;
 };
 
 }  // namespace fe::topo
