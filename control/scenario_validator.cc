@@ -681,7 +681,7 @@ class Validator {
          {std::pair{fabric_emu::EDGE, "edge"}, std::pair{fabric_emu::AGGREGATION, "aggregation"},
           std::pair{fabric_emu::CORE, "core"}}) {
       const StatusOr<dp::SwitchConfig> config =
-          dp::Compile(dp::TierSwitchParams(params, static_cast<uint8_t>(tier)), ports);
+          dp::Compile(dp::SwitchParamsOf(params, 0, static_cast<uint8_t>(tier)), ports);
       if (!config.ok()) {
         out_.Add(s, field,
                  std::string("the ") + name + " switches cannot be built" + settings + ": " +

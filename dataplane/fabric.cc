@@ -39,9 +39,13 @@ Time PathBaseRtt(const topo::Graph& graph, const topo::RouteTable& routes, uint3
   return Time::Zero();
 }
 
-SwitchParams TierSwitchParams(const FabricParams& params, uint8_t tier) {
+SwitchParams SwitchParamsOf(const FabricParams& params, topo::NodeId node, uint8_t tier) {
+  const int32_t variant =
+      node < params.node_switch_variant.size() ? params.node_switch_variant[node] : -1;
   SwitchParams sp =
-      tier < params.tier_switch_params.size() && params.tier_switch_params[tier].has_value()
+      variant >= 0 && static_cast<size_t>(variant) < params.switch_variants.size()
+          ? params.switch_variants[variant]
+      : tier < params.tier_switch_params.size() && params.tier_switch_params[tier].has_value()
           ? *params.tier_switch_params[tier]
           : params.switch_params;
   // The NIC's frames are the largest the fabric carries: headroom is sized for them.
@@ -104,7 +108,7 @@ StatusOr<std::unique_ptr<Fabric>> Fabric::Create(const topo::Graph& graph,
       std::span<EgressPort> sw_ports(&f->ports_[f->first_port_[n]], nodes[n].links.size());
       std::vector<PortLink> links;
       for (const EgressPort& p : sw_ports) links.push_back(PortLink{p.rate(), p.delay()});
-      StatusOr<SwitchConfig> config = Compile(TierSwitchParams(params, nodes[n].tier), links);
+      StatusOr<SwitchConfig> config = Compile(SwitchParamsOf(params, n, nodes[n].tier), links);
       if (!config.ok())
         return Status::Error("switch " + nodes[n].name + ": " + config.status().message());
       SwitchWiring w;

@@ -34,6 +34,10 @@ struct FabricParams {
   SwitchParams switch_params;
   // Replaces switch_params for the switches of a tier (index: topology tier, 1 = edge).
   std::array<std::optional<SwitchParams>, 4> tier_switch_params;
+  // Replaces both for single switches (role and name overrides, resolved by the caller):
+  // node_switch_variant[node] indexes switch_variants, -1 or past the end for none.
+  std::vector<int32_t> node_switch_variant;
+  std::vector<SwitchParams> switch_variants;
   uint32_t ecmp_seed = 1;    // mixed with each switch's id so hops choose independently
   uint64_t random_seed = 1;  // WRED draws, mixed with each switch's id
   uint32_t mbuf_pool_size = 262143;
@@ -41,9 +45,9 @@ struct FabricParams {
   uint16_t mbuf_data_room_bytes = 256;  // headers only: emulated payloads are virtual
 };
 
-// What the switches of topology tier `tier` are built with: the tier's own parameters or the
-// fabric-wide ones, with headroom sized for the NIC's largest frame.
-SwitchParams TierSwitchParams(const FabricParams& params, uint8_t tier);
+// What switch `node` (of topology tier `tier`) is built with: its own variant, its tier's
+// parameters or the fabric-wide ones, with headroom sized for the NIC's largest frame.
+SwitchParams SwitchParamsOf(const FabricParams& params, topo::NodeId node, uint8_t tier);
 
 struct FabricTotals {
   uint64_t packet_hops = 0;  // frames that crossed one link, data and control alike

@@ -8,6 +8,7 @@ namespace fe::topo {
 namespace {
 
 constexpr uint32_t kUnreached = std::numeric_limits<uint32_t>::max();
+constexpr NodeId kNoPeer = std::numeric_limits<NodeId>::max();
 
 struct PortListHash {
   size_t operator()(const std::vector<uint16_t>& ports) const {
@@ -40,7 +41,7 @@ struct PathCount {
 
 }  // namespace
 
-RouteTable RouteTable::Build(const Graph& graph) {
+RouteTable RouteTable::Build(const Graph& graph, std::span<const uint8_t> link_up) {
   const size_t num_nodes = graph.nodes().size();
   RouteTable t;
   t.num_hosts_ = static_cast<uint32_t>(graph.num_hosts());
@@ -53,7 +54,11 @@ RouteTable RouteTable::Build(const Graph& graph) {
   t.switch_slot_.assign(num_nodes, kNotASwitch);
   for (NodeId n = 0; n < num_nodes; ++n) {
     const Node& node = graph.node(n);
-    for (uint16_t p = 0; p < node.links.size(); ++p) adj.push_back(graph.Peer({n, p}).node);
+    // A dead link keeps its port's slot (ports are indexed from adj_begin) but leads nowhere.
+    for (uint16_t p = 0; p < node.links.size(); ++p) {
+      const bool up = link_up.empty() || link_up[node.links[p]] != 0;
+      adj.push_back(up ? graph.Peer({n, p}).node : kNoPeer);
+    }
     adj_begin[n + 1] = static_cast<uint32_t>(adj.size());
     if (node.kind == NodeKind::kSwitch) {
       t.switch_slot_[n] = static_cast<uint32_t>(switches.size());
@@ -76,7 +81,7 @@ RouteTable RouteTable::Build(const Graph& graph) {
       const NodeId n = queue[head];
       for (uint32_t i = adj_begin[n]; i < adj_begin[n + 1]; ++i) {
         const NodeId peer = adj[i];
-        if (dist[peer] == kUnreached && t.switch_slot_[peer] != kNotASwitch) {
+        if (peer != kNoPeer && dist[peer] == kUnreached && t.switch_slot_[peer] != kNotASwitch) {
           dist[peer] = dist[n] + 1;
           queue.push_back(peer);
         }
@@ -87,7 +92,7 @@ RouteTable RouteTable::Build(const Graph& graph) {
       ports.clear();
       if (dist[sw] != kUnreached) {
         for (uint32_t i = adj_begin[sw]; i < adj_begin[sw + 1]; ++i) {
-          if (dist[adj[i]] == dist[sw] - 1) {
+          if (adj[i] != kNoPeer && dist[adj[i]] == dist[sw] - 1) {
             ports.push_back(static_cast<uint16_t>(i - adj_begin[sw]));
           }
         }

@@ -32,7 +32,8 @@ class RouteTable {
 
  public:
   // Hosts never forward: a path through a host other than the destination is no route.
-  static RouteTable Build(const Graph& graph);
+  // link_up[l] == 0 takes link l out of every route (a failed link); empty: every link is up.
+  static RouteTable Build(const Graph& graph, std::span<const uint8_t> link_up = {});
 
   // One switch's routes, looked up without finding the switch first: a switch keeps its own.
   class SwitchRoutes {
