@@ -1,5 +1,7 @@
 #include "topology/routes.h"
 
+#include "topology/path.h"
+
 #include <algorithm>
 #include <limits>
 
@@ -57,24 +59,11 @@ uint64_t CountShortestPaths(const Graph& graph, const RouteTable& routes, uint32
   return best.paths;
 }
 
-}  // namespace fe::topo
-
-namespace fe::topo {
-
 uint32_t ShortestPathLinks(const Graph& graph, const RouteTable& routes, uint32_t src_host,
                            uint32_t dst_host) {
   if (src_host == dst_host) return 0;
-  const NodeId dst_node = graph.hosts()[dst_host];
-  NodeId n = graph.Peer({graph.hosts()[src_host], 0}).node;
-  uint32_t links = 1;
-  while (n != dst_node) {
-    if (graph.node(n).kind != NodeKind::kSwitch) return UINT32_MAX;
-    const std::span<const uint16_t> next = routes.NextHops(n, dst_host);
-    if (next.empty()) return UINT32_MAX;
-    n = graph.Peer({n, next[0]}).node;
-    ++links;
-  }
-  return links;
+  const size_t links = PathLinks(graph, routes, src_host, dst_host).size();
+  return links == 0 ? UINT32_MAX : static_cast<uint32_t>(links);
 }
 
 }  // namespace fe::topo

@@ -103,12 +103,9 @@ class RouteTable {
 uint64_t CountShortestPaths(const Graph& graph, const RouteTable& routes, uint32_t src_host,
                             uint32_t dst_host);
 
-}  // namespace fe::topo
-
-namespace fe::topo {
-
-// Links on a shortest path from host src_host to host dst_host (0 if they are the same host,
-// UINT32_MAX if unreachable); every shortest path has this length.
+// Links on the path PathLinks (topology/path.h) walks from host src_host to host dst_host: 0 if
+// they are the same host, UINT32_MAX if unreachable. Every routed path the source's port leads
+// to has this length, as all next hops lie on shortest paths.
 uint32_t ShortestPathLinks(const Graph& graph, const RouteTable& routes, uint32_t src_host,
                            uint32_t dst_host);
 
