@@ -1,81 +1,32 @@
 // RouteTable::Build without a search per destination host.
 //
-// Hosts never forward, so a destination's distance over the switches depends only on the set of
-// switches it attaches to, and within one connected component of the live switch graph only on
-// the part of that set inside it. A k-ary fat-tree's k^3/4 hosts then need k^2/2 searches (one
-// per edge switch), and a rail-optimised fabric with scale-up domains, where every endpoint has a
-// set of its own (its rail switch and its domain's scale-up switches), needs one search per rail
-// switch in the scale-out component and a trivial one per scale-up switch. The searches of a
-// component run 64 sets at a time, one bit each, over its adjacency; a switch's group for a set
-// is then the mask of ports whose peer lies one hop closer, compared as whole words. A switch
-// finally walks its component's destinations in runs of consecutive hosts with the same set,
-// except the hosts on its own ports, which get their own direct ports one by one.
+// Destinations are grouped by the switches they attach to, per component of the switch graph
+// (attachment_sets.h): a k-ary fat-tree's k^3/4 hosts need k^2/2 searches, one per edge switch,
+// and a rail-optimised fabric with scale-up domains, where every endpoint's set is its own, one
+// per rail switch and a trivial one per scale-up switch. A component's searches run 64 keys at a
+// time, one bit each; each switch port records the keys it leads one hop closer to, and a
+// 64 x 64 bit transpose turns those bits into one port mask per key, interned as whole words.
+// A switch then walks its component's runs of destinations, except the hosts on its own ports,
+// which get their direct ports one by one; a switch with one group for every other destination
+// (an edge or rail switch: its up-ports) walks its own hosts alone.
 #include <algorithm>
 #include <bit>
 #include <cstdint>
-#include <limits>
 #include <span>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "topology/attachment_sets.h"
 #include "topology/routes.h"
 
 namespace fe::topo {
 namespace {
 
-constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
-
-template <typename T>
-struct VectorHash {
-  size_t operator()(const std::vector<T>& v) const {
-    uint64_t h = v.size();
-    for (T x : v) h = (h ^ static_cast<uint64_t>(x)) * 0x100000001b3ULL;  // FNV-1a style step
-    return static_cast<size_t>(h ^ (h >> 29));
-  }
-};
-template <typename T>
-using VectorIds = std::unordered_map<std::vector<T>, uint32_t, VectorHash<T>>;
-
-// The live links between switches and from switches to hosts, by dense switch slot.
-struct SwitchFabric {
-  std::vector<NodeId> node_of;         // by slot
-  std::vector<uint32_t> nbr_begin;     // by slot, one extra: its entries in nbr_slot/nbr_port
-  std::vector<uint32_t> nbr_slot;      // the peer switch
-  std::vector<uint16_t> nbr_port;      // the local port leading to it
-  std::vector<uint32_t> direct_begin;  // by slot, one extra
-  std::vector<std::pair<uint32_t, uint16_t>> direct;  // (host index, port), ascending
-  std::vector<uint32_t> component;                    // by slot
-  std::vector<uint32_t> local;  // by slot: index among its component's switches
-};
-
-// One connected component of the switch graph and the destinations that attach to it.
-struct Component {
-  std::vector<uint32_t> slots;              // ascending; a switch's local index is its position
-  std::vector<std::vector<uint32_t>> keys;  // the local indices a set of destinations attaches to
-  VectorIds<uint32_t> key_ids;
-  // Consecutive destinations with one key (kNone: attached elsewhere), by first destination.
-  std::vector<std::pair<uint32_t, uint32_t>> runs;
-  uint32_t next_dst = 0;  // the first destination not yet in runs
-
-  void Add(uint32_t dst, const std::vector<uint32_t>& key) {
-    uint32_t id;
-    if (!runs.empty() && runs.back().second != kNone && next_dst == dst &&
-        keys[runs.back().second] == key) {
-      id = runs.back().second;
-    } else {
-      const auto [it, fresh] = key_ids.emplace(key, static_cast<uint32_t>(keys.size()));
-      if (fresh) keys.push_back(key);
-      id = it->second;
-    }
-    if (dst > next_dst) runs.emplace_back(next_dst, kNone);
-    if (runs.empty() || runs.back().second != id || next_dst != dst) runs.emplace_back(dst, id);
-    next_dst = dst + 1;
-  }
-  void Finish(uint32_t num_hosts) {
-    if (next_dst < num_hosts) runs.emplace_back(next_dst, kNone);
-  }
-};
+using internal::Component;
+using internal::kNone;
+using internal::SwitchFabric;
+using internal::VectorIds;
 
 // One switch's routes as Build lays them out: runs name groups in order of first use.
 struct SwitchRoutesOut {
@@ -83,91 +34,6 @@ struct SwitchRoutesOut {
   std::vector<uint32_t> group_size;
   std::vector<uint16_t> ports;
 };
-
-SwitchFabric LinkSwitches(const Graph& graph, std::span<const uint8_t> link_up,
-                          std::vector<uint32_t>& switch_slot, uint32_t not_a_switch) {
-  SwitchFabric f;
-  const size_t num_nodes = graph.nodes().size();
-  switch_slot.assign(num_nodes, not_a_switch);
-  for (NodeId n = 0; n < num_nodes; ++n) {
-    if (graph.node(n).kind != NodeKind::kSwitch) continue;
-    switch_slot[n] = static_cast<uint32_t>(f.node_of.size());
-    f.node_of.push_back(n);
-  }
-  f.nbr_begin.push_back(0);
-  f.direct_begin.push_back(0);
-  for (const NodeId n : f.node_of) {
-    const Node& node = graph.node(n);
-    const size_t first_direct = f.direct.size();
-    for (uint16_t p = 0; p < node.links.size(); ++p) {
-      if (!link_up.empty() && link_up[node.links[p]] == 0) continue;
-      const NodeId peer = graph.Peer({n, p}).node;
-      if (switch_slot[peer] != not_a_switch) {
-        f.nbr_slot.push_back(switch_slot[peer]);
-        f.nbr_port.push_back(p);
-      } else {
-        f.direct.emplace_back(static_cast<uint32_t>(graph.HostIndex(peer)), p);
-      }
-    }
-    std::sort(f.direct.begin() + static_cast<std::ptrdiff_t>(first_direct), f.direct.end());
-    f.nbr_begin.push_back(static_cast<uint32_t>(f.nbr_slot.size()));
-    f.direct_begin.push_back(static_cast<uint32_t>(f.direct.size()));
-  }
-  return f;
-}
-
-// Labels the components of the switch graph; returns them with their switches.
-std::vector<Component> FindComponents(SwitchFabric& f) {
-  const auto num_slots = static_cast<uint32_t>(f.node_of.size());
-  std::vector<Component> components;
-  f.component.assign(num_slots, kNone);
-  f.local.assign(num_slots, 0);
-  std::vector<uint32_t> queue;
-  for (uint32_t root = 0; root < num_slots; ++root) {
-    if (f.component[root] != kNone) continue;
-    const auto c = static_cast<uint32_t>(components.size());
-    f.component[root] = c;
-    queue.assign(1, root);
-    for (size_t head = 0; head < queue.size(); ++head) {
-      for (uint32_t i = f.nbr_begin[queue[head]]; i < f.nbr_begin[queue[head] + 1]; ++i) {
-        if (f.component[f.nbr_slot[i]] == kNone) {
-          f.component[f.nbr_slot[i]] = c;
-          queue.push_back(f.nbr_slot[i]);
-        }
-      }
-    }
-    std::sort(queue.begin(), queue.end());
-    for (uint32_t i = 0; i < queue.size(); ++i) f.local[queue[i]] = i;
-    components.emplace_back().slots = queue;
-  }
-  return components;
-}
-
-// Gives every destination its key in each component it attaches to.
-void AttachHosts(const Graph& graph, std::span<const uint8_t> link_up,
-                 const std::vector<uint32_t>& switch_slot, const SwitchFabric& f,
-                 std::vector<Component>& components) {
-  std::vector<std::pair<uint32_t, uint32_t>> attached;  // (component, local index)
-  std::vector<uint32_t> key;
-  for (uint32_t h = 0; h < graph.num_hosts(); ++h) {
-    const NodeId n = graph.hosts()[h];
-    attached.clear();
-    for (uint16_t p = 0; p < graph.node(n).links.size(); ++p) {
-      if (!link_up.empty() && link_up[graph.node(n).links[p]] == 0) continue;
-      const uint32_t slot = switch_slot[graph.Peer({n, p}).node];
-      if (slot < f.component.size()) attached.emplace_back(f.component[slot], f.local[slot]);
-    }
-    std::sort(attached.begin(), attached.end());
-    attached.erase(std::unique(attached.begin(), attached.end()), attached.end());
-    for (size_t i = 0; i < attached.size();) {
-      const uint32_t c = attached[i].first;
-      key.clear();
-      for (; i < attached.size() && attached[i].first == c; ++i) key.push_back(attached[i].second);
-      components[c].Add(h, key);
-    }
-  }
-  for (Component& c : components) c.Finish(static_cast<uint32_t>(graph.num_hosts()));
-}
 
 // Transposes a 64 x 64 bit matrix: bit j of row i moves to bit i of row j.
 void Transpose64(uint64_t* rows) {
@@ -387,9 +253,9 @@ void RouteComponent(const Graph& graph, const SwitchFabric& f, const Component& 
 RouteTable RouteTable::Build(const Graph& graph, std::span<const uint8_t> link_up) {
   RouteTable t;
   t.num_hosts_ = static_cast<uint32_t>(graph.num_hosts());
-  SwitchFabric f = LinkSwitches(graph, link_up, t.switch_slot_, kNotASwitch);
-  std::vector<Component> components = FindComponents(f);
-  AttachHosts(graph, link_up, t.switch_slot_, f, components);
+  SwitchFabric f = internal::LinkSwitches(graph, link_up, t.switch_slot_, kNotASwitch);
+  const std::vector<Component> components =
+      internal::GroupDestinations(graph, link_up, t.switch_slot_, f);
 
   std::vector<SwitchRoutesOut> out(f.node_of.size());
   for (const Component& c : components) {
