@@ -29,8 +29,8 @@ double BisectionBps(const Graph& graph) {
   MaxFlow flow(n + 2);
   for (const Link& l : graph.links()) {
     const int sa = side(l.a.node), sb = side(l.b.node);
-    if (sa >= 0 && sb <= 0) flow.AddArc(l.a.node, l.b.node, l.rate.bps());
-    if (sb >= 0 && sa <= 0) flow.AddArc(l.b.node, l.a.node, l.rate.bps());
+    if (sa <= 0 && sb >= 0) flow.AddArc(l.a.node, l.b.node, l.rate.bps());
+    if (sb <= 0 && sa >= 0) flow.AddArc(l.b.node, l.a.node, l.rate.bps());
   }
   const int64_t unlimited = std::numeric_limits<int64_t>::max() / 4;
   for (size_t h = 0; h < hosts; ++h) {
