@@ -35,6 +35,10 @@ Status WriteTo(const std::string& file, const std::string& text, std::ostream& o
   return Status::Ok();
 }
 
+// Route tables are built for every destination at once; above this many hosts that takes longer
+// than the rest of `topo` together, so paths are counted only when --pair asks for them.
+constexpr size_t kMaxHostsForDefaultPaths = 16384;
+
 }  // namespace
 
 StatusOr<uint32_t> FindEndpoint(const topo::Graph& graph, const std::string& name) {
@@ -58,6 +62,10 @@ StatusOr<TopoReport> DescribeTopology(
   TopoReport report;
   report.metrics = topo::ComputeMetrics(graph);
   if (graph.num_hosts() < 2) return report;
+  if (!pair && graph.num_hosts() > kMaxHostsForDefaultPaths) {
+    report.paths_skipped = true;
+    return report;
+  }
   PathDiversity p;
   p.dst_host = static_cast<uint32_t>(graph.num_hosts() - 1);
   if (pair) {

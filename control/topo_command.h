@@ -25,7 +25,8 @@ struct PathDiversity {
 
 struct TopoReport {
   topo::TopologyMetrics metrics;
-  std::optional<PathDiversity> paths;  // unset: no two endpoints
+  std::optional<PathDiversity> paths;  // unset: no two endpoints, or skipped
+  bool paths_skipped = false;          // a large fabric and no --pair
 };
 
 struct TopoOptions {
