@@ -131,6 +131,9 @@ std::string TopoText(const std::string& scenario_name, const topo::Graph& graph,
       o << p.paths << " shortest path" << (p.paths == 1 ? "" : "s") << " of " << p.links << " link"
         << (p.links == 1 ? "" : "s") << "\n";
     }
+  } else if (report.paths_skipped) {
+    o << "  paths             not counted for " << graph.num_hosts()
+      << " hosts unless --pair asks (route tables take long to build)\n";
   }
   o << "  cables            ";
   for (size_t i = 0; i < m.media.size(); ++i) {
