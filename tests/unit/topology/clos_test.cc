@@ -14,10 +14,11 @@ constexpr char kClasses[] = R"(
 )";
 
 std::string TwoTier(int leaves, int down, int up, int spines) {
-  return std::string(kClasses) + "clos { host_link_class: \"host\" tier { switches: " +
-         std::to_string(leaves) + " down_links: " + std::to_string(down) +
-         " up_links: " + std::to_string(up) + " uplink_class: \"up\" } tier { switches: " +
-         std::to_string(spines) + " down_links: " + std::to_string(leaves * up / spines) + " } }";
+  return std::string(kClasses) +
+         "clos { host_link_class: \"host\" tier { switches: " + std::to_string(leaves) +
+         " down_links: " + std::to_string(down) + " up_links: " + std::to_string(up) +
+         " uplink_class: \"up\" } tier { switches: " + std::to_string(spines) +
+         " down_links: " + std::to_string(leaves * up / spines) + " } }";
 }
 
 // 2:1 leaves: L leaves of D hosts and U up-links. Closed forms: H = L x D hosts, oversubscription
@@ -101,9 +102,9 @@ TEST(ClosTest, RefusesCountsThatDoNotDivideWithTheFieldPath) {
       tier { switches: 32 down_links: 4 up_links: 4 uplink_class: "up" }
       tier { switches: 16 down_links: 8 } })";
   EXPECT_EQ(ErrorOf(pods).rfind("clos.tier[0].switches: ", 0), 0u) << ErrorOf(pods);
-  EXPECT_EQ(ErrorOf(std::string(kClasses) + "clos { host_link_class: \"nope\" }")
-                .rfind("clos.tier: ", 0),
-            0u);
+  EXPECT_EQ(
+      ErrorOf(std::string(kClasses) + "clos { host_link_class: \"nope\" }").rfind("clos.tier: ", 0),
+      0u);
 }
 
 TEST(ClosTest, RefusesUnknownLinkClass) {

@@ -62,8 +62,9 @@ TEST(RailOptimizedTest, RefusesServersThatDoNotSplitIntoGroups) {
 
 TEST(ScaleUpTest, SwitchesJoinExactlyTheirDomainAfterTheNic) {
   const int m = 8, k = 2;
-  StatusOr<Graph> g = BuildText(std::string(kRail) + "scale_up { domain_size: 8 "
-                                                     "switches_per_domain: 2 link_class: \"nvl\" }");
+  StatusOr<Graph> g = BuildText(std::string(kRail) +
+                                "scale_up { domain_size: 8 "
+                                "switches_per_domain: 2 link_class: \"nvl\" }");
   ASSERT_TRUE(g.ok()) << g.status().message();
   for (uint32_t h = 0; h < g->num_hosts(); ++h) {
     const NodeId id = g->hosts()[h];
