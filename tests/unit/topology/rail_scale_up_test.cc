@@ -5,6 +5,7 @@
 
 #include "build_test_util.h"
 #include "topology/engines.h"
+#include "topology/link_class.h"
 #include "topology/metrics.h"
 
 namespace fe::topo {
@@ -47,8 +48,10 @@ TEST(RailOptimizedTest, CpoUplinksFormEnginesOfTheClassSize) {
   const std::vector<OpticalEngine> engines = OpticalEngines(*g);
   EXPECT_EQ(engines.size(), 8u * 1 + 2u * 4);
   for (const OpticalEngine& e : engines) EXPECT_EQ(e.ports.size(), 4u);
-  // 64 CPO ends x 5 pJ/bit x 400 Gb/s = 128 W (the default CPO figure; DAC draws none).
-  EXPECT_NEAR(ComputeMetrics(*g).optics_power_w, 32 * 2 * 5e-12 * 400e9, 1e-9);
+  // 32 CPO links x 2 ends x the CPO default pJ/bit x 400 Gb/s; DAC draws none. A relative
+  // 1e-12 covers the doubles' rounding.
+  const double want_w = 32 * 2 * DefaultPjPerBit(Media::kCpo) * 1e-12 * 400e9;
+  EXPECT_NEAR(ComputeMetrics(*g).optics_power_w, want_w, want_w * 1e-12);
 }
 
 TEST(RailOptimizedTest, RefusesServersThatDoNotSplitIntoGroups) {
