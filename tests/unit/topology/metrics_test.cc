@@ -86,6 +86,22 @@ TEST(MetricsTest, OneDomainHasDiameterTwo) {
   EXPECT_EQ(DiameterLinks(*g), 2u);
 }
 
+// Two islands: hosts 0-1 on one switch, 2-3 on another, no link between the switches.
+TEST(MetricsTest, DiameterOfDisconnectedHostsIsUnbounded) {
+  Graph g;
+  const LinkClassId c = g.AddLinkClass({.name = "c", .rate = Rate::FromGbps(1)});
+  NodeId hosts[4];
+  for (int h = 0; h < 4; ++h) hosts[h] = g.AddNode(NodeKind::kHost, 0, -1, "h" + std::to_string(h));
+  const NodeId s0 = g.AddNode(NodeKind::kSwitch, 1, -1, "s0");
+  const NodeId s1 = g.AddNode(NodeKind::kSwitch, 1, -1, "s1");
+  for (int h = 0; h < 4; ++h) g.Connect(hosts[h], h < 2 ? s0 : s1, c);
+  EXPECT_EQ(DiameterLinks(g), UINT32_MAX);
+  EXPECT_EQ(BisectionBps(g), 0);  // the halves are exactly the islands
+  g.Connect(s0, s1, c);
+  EXPECT_EQ(DiameterLinks(g), 3u);
+  EXPECT_EQ(BisectionBps(g), 1e9);
+}
+
 // Power: 2 ends x pJ/bit x rate for each optical link; DAC links draw nothing.
 TEST(MetricsTest, OpticsPowerIsTwoEndsTimesEnergyPerBitTimesRate) {
   StatusOr<Graph> g = BuildText(R"(
