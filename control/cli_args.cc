@@ -164,7 +164,7 @@ StatusOr<CliArgs> ParseCommand(Command command, std::span<const std::string_view
   const std::span<const OptionSpec> options = OptionsOf(command);
   for (size_t i = 0; i < rest.size(); ++i) {
     const std::string_view arg = rest[i];
-    if (!arg.starts_with("-") || arg == "-") {
+    if (!arg.starts_with("-")) {
       if (!args.scenario_path.empty()) {
         return UsageError(command,
                           "unexpected argument '" + std::string(arg) + "': give one scenario file");

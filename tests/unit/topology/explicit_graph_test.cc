@@ -78,6 +78,18 @@ TEST(ExplicitGraphTest, RefusesBadGraphsWithTheFieldPath) {
             "graph.node[6]: host \"e\" can reach no other host");
 }
 
+// 16,385 switch pairs of 1,024 parallel links each: within every switch's ports, but past the
+// 2^24 links a fabric may have; refused before any link is made.
+TEST(ExplicitGraphTest, RefusesMoreLinksThanAFabricMayHave) {
+  std::string extra;
+  for (int i = 0; i <= (1 << 24) / 1024; ++i) {
+    const std::string n = std::to_string(i);
+    extra += "node { name: \"x" + n + "\" } node { name: \"y" + n + "\" } link { a: \"x" + n +
+             "\" b: \"y" + n + "\" link_class: \"c\" count: 1024 }\n";
+  }
+  EXPECT_EQ(ErrorOf(With(extra)).rfind("graph.link: the fabric would have 16778246 links", 0), 0u);
+}
+
 TEST(LinkClassTest, RefusesOutOfRangeFieldsWithThePath) {
   EXPECT_EQ(ErrorOf("link_class { name: \"x\" rate_gbps: 2000 }")
                 .rfind("link_class[0].rate_gbps: must be in [0.001, 1600]", 0),

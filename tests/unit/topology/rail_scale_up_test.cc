@@ -103,6 +103,10 @@ TEST(ScaleUpTest, RefusesADomainSizeThatDoesNotDivideTheEndpoints) {
   EXPECT_EQ(ErrorOf(std::string(kRail) + "scale_up { domain_size: 5 link_class: \"nvl\" }")
                 .rfind("scale_up.domain_size: ", 0),
             0u);
+  EXPECT_EQ(ErrorOf(std::string(kRail) +
+                    "scale_up { domain_size: 8 switches_per_domain: 65 link_class: \"nvl\" }")
+                .rfind("scale_up.switches_per_domain: must be in [1, 64]", 0),
+            0u);
   EXPECT_EQ(ErrorOf(std::string(kRail) + "scale_up { domain_size: 8 }"),
             "scale_up.link_class: demanded: the name of a link_class");
 }
