@@ -5,6 +5,8 @@
 #include <fstream>
 #include <string>
 
+#include <unistd.h>
+
 #include "build_test_util.h"
 #include "topology/metrics.h"
 
@@ -37,7 +39,8 @@ TEST(ExplicitGraphTest, BuildsListedNodesWithDerivedTiers) {
 }
 
 TEST(ExplicitGraphTest, ReadsAFileBesideTheScenario) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "fe_graph_test";
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("fe_graph_test_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "g.textproto") << kLine;
   StatusOr<Graph> g = BuildText(std::string(kClass) + "graph { file: \"g.textproto\" }", dir);
@@ -51,6 +54,12 @@ TEST(ExplicitGraphTest, ReadsAFileBesideTheScenario) {
   EXPECT_EQ(ErrorOf(std::string(kClass) + "graph { file: \"none.textproto\" }", dir)
                 .rfind("graph.file: \"none.textproto\": no such file", 0),
             0u);
+  // A file past 64 MiB is refused by its size, before it is read (sparse: costs no disk).
+  std::ofstream(dir / "huge.textproto").put('#');
+  std::filesystem::resize_file(dir / "huge.textproto", (std::uintmax_t{64} << 20) + 1);
+  EXPECT_EQ(ErrorOf(std::string(kClass) + "graph { file: \"huge.textproto\" }", dir),
+            "graph.file: \"huge.textproto\" has 67108865 bytes, more than the 64 MiB a graph "
+            "file may have");
   std::filesystem::remove_all(dir);
 }
 
