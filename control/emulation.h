@@ -24,8 +24,8 @@ struct Emulation {
   topo::RouteTable routes;
   Scheduler sched;
   std::unique_ptr<dp::Fabric> fabric;
-  // The scenario's failures, scheduled; null when it has none. Before the fabric's end: it is
-  // the fabric's loss observer.
+  // The scenario's failures, scheduled; null when it has none. Declared after the fabric so that
+  // it goes first: it is the fabric's loss observer.
   std::unique_ptr<FailureInjector> failures;
   Rate host_link_rate;
   Time link_delay;
