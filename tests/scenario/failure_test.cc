@@ -392,6 +392,17 @@ TEST(FailureTest, RefusesTargetsTheGraphDoesNotHave) {
               flap { down_ns: 5 period_ns: 5 }
             })pb",
        "failure[0].flap.period_ns: must exceed down_ns"},
+      {R"pb(failure {
+              at_ns: 1
+              switch_name: "core0"
+              flap { down_ns: 5 period_ns: 1e12 count: 100000 }
+            })pb",
+       "failure[0].flap: its last up falls after 1000000000000000 ns"},
+      {R"pb(failure { at_ns: -3 switch_name: "core0" })pb",
+       "failure[0].at_ns: must be in [0, 1000000000000000] ns"},
+      {R"pb(failure { at_ns: 1 switch_name: "core0" }
+            routing { reconverge_delay_ns: nan })pb",
+       "routing.reconverge_delay_ns: must be in [0, 1000000000000000] ns"},
   };
   for (const auto& [text, error] : cases) {
     const StatusOr<ResolvedFailures> r = ResolveFailures(TopologyText(text), g);
