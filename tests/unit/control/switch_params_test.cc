@@ -3,6 +3,8 @@
 #include <google/protobuf/text_format.h>
 #include <gtest/gtest.h>
 
+#include <vector>
+
 namespace fe::control {
 namespace {
 
@@ -89,6 +91,31 @@ TEST(SwitchParamsTest, TierOverrideInheritsDecrementTtlUnlessItSetsIt) {
   EXPECT_TRUE(f.tier_switch_params[1]->decrement_ttl);
   ASSERT_TRUE(f.tier_switch_params[3].has_value());
   EXPECT_FALSE(f.tier_switch_params[3]->decrement_ttl);
+}
+
+// pfc.cable_length_m sizes the headroom for that cable, not for the emulated link's delay:
+// headroom holds 2 x the bytes a cable holds (docs/congestion.md), and a cable of L m holds
+// rate x L x 5 ns/m / 8 bytes. Exact: at 100 Gb/s every 100 m is 500 ns, 6250 whole bytes.
+TEST(SwitchParamsTest, CableLengthSizesTheHeadroomInsteadOfTheLinkDelay) {
+  const std::vector<dp::PortLink> ports = {{Rate::FromGbps(100), Time::FromNs(1000)},
+                                           {Rate::FromGbps(400), Time::FromNs(1000)}};
+  const auto headroom = [&](const char* text) {
+    StatusOr<dp::SwitchConfig> c = dp::Compile(BuildSwitchParams(Parse(text)), ports);
+    EXPECT_TRUE(c.ok()) << c.status().message();
+    return c.ok() ? c->buffer.headroom_bytes : std::vector<int64_t>{};
+  };
+  const std::vector<int64_t> from_delay = headroom("");  // 1 us of delay is a 200 m cable
+  const std::vector<int64_t> short_cable = headroom("pfc { cable_length_m: 100 }");
+  const std::vector<int64_t> long_cable = headroom("pfc { cable_length_m: 300 }");
+  ASSERT_EQ(from_delay.size(), 2u);
+  ASSERT_EQ(short_cable.size(), 2u);
+  ASSERT_EQ(long_cable.size(), 2u);
+  for (size_t p = 0; p < ports.size(); ++p) {
+    const int64_t bytes_per_100m = ports[p].rate.bps() * 500 / 8 / 1'000'000'000;
+    EXPECT_EQ(long_cable[p] - short_cable[p], 2 * 2 * bytes_per_100m) << "port " << p;
+    EXPECT_EQ(from_delay[p] - short_cable[p], 2 * 1 * bytes_per_100m) << "port " << p;
+  }
+  EXPECT_EQ(long_cable[0] - short_cable[0], 25'000);  // 2 x 2 x 6250
 }
 
 }  // namespace
