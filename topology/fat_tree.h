@@ -17,6 +17,7 @@
 
 #include "core/status.h"
 #include "core/units.h"
+#include "proto/scenario.pb.h"
 #include "topology/graph.h"
 
 namespace fe::topo {
@@ -31,7 +32,13 @@ struct FatTreeParams {
   Time link_delay = Time::FromNs(1000);  // propagation, one way, same on every link
 };
 
-// Builds the fat-tree, or explains why the parameters describe none.
+// Builds the fat-tree, or explains why the parameters describe none. Its links are of one class,
+// "fat_tree", of the given rate and delay.
 StatusOr<Graph> BuildFatTree(const FatTreeParams& params);
+
+// The scenario's fat_tree section into `graph`, which holds the scenario's link classes and no
+// nodes yet. Without link_class, a class named "fat_tree" with link_rate_gbps and link_delay_ns
+// (media DAC) is added after the scenario's own. Errors name fields under "fat_tree".
+Status AddFatTree(const fabric_emu::FatTree& tree, Graph& graph);
 
 }  // namespace fe::topo

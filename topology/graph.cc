@@ -1,5 +1,6 @@
 #include "topology/graph.h"
 
+#include <charconv>
 #include <string>
 #include <utility>
 
@@ -15,8 +16,17 @@ NodeId Graph::AddNode(NodeKind kind, uint8_t tier, int32_t pod, std::string name
   node.tier = tier;
   node.pod = pod;
   node.name = name;
-  node.role = name.substr(0, digits);
-  node.index = digits < name.size() ? std::stoi(name.substr(digits)) : 0;
+  if (kind == NodeKind::kHost) {
+    node.role = "host";
+    node.index = static_cast<int32_t>(hosts_.size());
+  } else {
+    node.role = name.substr(0, digits);
+    // Too many digits for an int32 is no index: a name, not role + index.
+    const char* first = node.name.data() + digits;
+    if (std::from_chars(first, node.name.data() + node.name.size(), node.index).ec != std::errc()) {
+      node.index = 0;
+    }
+  }
   by_name_.emplace(node.name, id);
   nodes_.push_back(std::move(node));
   if (kind == NodeKind::kHost) {
@@ -48,6 +58,11 @@ LinkId Graph::Connect(NodeId a, NodeId b, LinkClassId link_class) {
 LinkClassId Graph::AddLinkClass(LinkClass c) {
   link_classes_.push_back(std::move(c));
   return static_cast<LinkClassId>(link_classes_.size() - 1);
+}
+
+void Graph::SetRole(NodeId id, std::string role, int32_t index) {
+  nodes_[id].role = std::move(role);
+  nodes_[id].index = index;
 }
 
 PortRef Graph::Peer(PortRef local) const {

@@ -64,7 +64,12 @@ struct Link {
 
 class Graph {
  public:
+  // A switch's role and index come from its name ("leaf3": "leaf", 3); a host's role is "host"
+  // and its index its host index.
   NodeId AddNode(NodeKind kind, uint8_t tier, int32_t pod, std::string name);
+  // For names that are not role + index (an explicit graph's).
+  void SetRole(NodeId id, std::string role, int32_t index);
+  void SetDomain(NodeId id, int32_t domain) { nodes_[id].domain = domain; }
   // Joins a free port of each node; returns the new link's id.
   LinkId Connect(NodeId a, NodeId b, Rate rate, Time delay);
   // The same with a class's rate and delay.

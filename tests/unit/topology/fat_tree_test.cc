@@ -134,7 +134,7 @@ TEST(FatTreeParamsTest, RefusesKThatDescribesNoFatTree) {
   for (int k : {-4, 0, 1, 3, 7, kMaxFatTreeK + 2}) {
     StatusOr<Graph> g = BuildFatTree({.k = k});
     ASSERT_FALSE(g.ok()) << "k=" << k;
-    EXPECT_NE(g.status().message().find("k must be an even number"), std::string::npos);
+    EXPECT_NE(g.status().message().find("fat_tree.k: must be an even number"), std::string::npos);
     EXPECT_NE(g.status().message().find("got " + std::to_string(k)), std::string::npos);
   }
 }

@@ -1,0 +1,37 @@
+#include "topology/field_error.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace fe::topo {
+
+Status FieldError(const std::string& path, const std::string& reason) {
+  return Status::Error(path + ": " + reason);
+}
+
+std::string Num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.15g", v);
+  return buf;
+}
+
+std::string Quoted(const std::string& s) {
+  constexpr size_t kShownBytes = 64;
+  if (s.size() <= kShownBytes) return "\"" + s + "\"";
+  return "\"" + s.substr(0, kShownBytes) + "\"... (" + std::to_string(s.size()) + " bytes)";
+}
+
+std::string FieldPath(const std::string& path, const std::string& field, int index) {
+  std::string out = path.empty() ? field : path + "." + field;
+  if (index >= 0) out += "[" + std::to_string(index) + "]";
+  return out;
+}
+
+Status CheckRange(const std::string& path, double v, double lo, double hi, const std::string& why) {
+  if (std::isfinite(v) && v >= lo && v <= hi) return Status::Ok();
+  std::string reason = "must be in [" + Num(lo) + ", " + Num(hi) + "]";
+  if (!why.empty()) reason += " " + why;
+  return FieldError(path, reason + ", got " + Num(v));
+}
+
+}  // namespace fe::topo
