@@ -7,6 +7,7 @@
 
 #include "control/ideal_fct.h"
 #include "dataplane/drop_reason.h"
+#include "topology/path.h"
 
 namespace fe::control {
 
@@ -87,11 +88,15 @@ Json PausedHostsJson(const Emulation& e) {
 FlowMetrics CollectFlowMetrics(const Emulation& e, uint32_t mtu_payload_bytes) {
   FlowMetrics metrics;
   const dp::MessageTable& messages = e.fabric->messages();
+  std::vector<PathHop> path;
   for (uint32_t id = 0; id < messages.size(); ++id) {
     const dp::MessageState& m = messages[id];
-    const PathShape path{
-        topo::ShortestPathLinks(e.graph, e.routes, m.spec.src_host, m.spec.dst_host),
-        e.host_link_rate, e.link_delay};
+    // The path the message's packets take, each link at its own rate and delay.
+    path.clear();
+    for (const topo::LinkId l :
+         topo::PathLinks(e.graph, e.routes, m.spec.src_host, m.spec.dst_host, id)) {
+      path.push_back(PathHop{e.graph.link(l).rate, e.graph.link(l).delay});
+    }
     FlowRecord r;
     r.id = id;
     r.src_host = m.spec.src_host;
