@@ -23,15 +23,11 @@ struct Emulation {
   topo::RouteTable routes;
   Scheduler sched;
   std::unique_ptr<dp::Fabric> fabric;
-  Rate host_link_rate;
-  Time link_delay;
 };
 
 // The scenario's NIC section as NIC parameters: unset fields keep their documented defaults,
 // DCQCN overrides replace single fields of the chosen preset.
 StatusOr<dp::NicParams> BuildNicParams(const fabric_emu::NicConfig& nic);
-
-StatusOr<topo::Graph> BuildTopology(const fabric_emu::Scenario& scenario);
 
 // The messages of every traffic section, in section order, drawn from `seed`. Relative CDF file
 // paths start at scenario_dir.
