@@ -193,6 +193,13 @@ StatusOr<std::unique_ptr<Emulation>> BuildEmulation(const fabric_emu::Scenario& 
   if (!fabric.ok()) return fabric.status();
   e->fabric = std::move(fabric).value();
   if (Status s = e->fabric->AddMessages(*messages); !s.ok()) return s;
+  if (scenario.topology().failure_size() > 0) {
+    StatusOr<std::unique_ptr<FailureInjector>> failures =
+        FailureInjector::Create(scenario.topology(), e->fabric.get(), &e->sched);
+    if (!failures.ok()) return failures.status();
+    e->failures = std::move(failures).value();
+    e->failures->Start();
+  }
   return e;
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "control/failures.h"
 #include "core/scheduler.h"
 #include "core/status.h"
 #include "dataplane/fabric.h"
@@ -23,6 +24,9 @@ struct Emulation {
   topo::RouteTable routes;
   Scheduler sched;
   std::unique_ptr<dp::Fabric> fabric;
+  // The scenario's failures, scheduled; null when it has none. Declared after the fabric so that
+  // it goes first: it is the fabric's loss observer.
+  std::unique_ptr<FailureInjector> failures;
 };
 
 // The scenario's NIC section as NIC parameters: unset fields keep their documented defaults,

@@ -19,6 +19,8 @@ enum class DropReason : uint8_t {
   kWredDrop,            // RED drop of a non-ECT packet on a lossy queue
   kPfcWatchdog,         // lossless traffic of a queue the PFC watchdog declared stormed
   kTtlExpired,          // IPv4 TTL <= 1 at a switch that decrements it (RFC 1812 5.3.1)
+  kLinkDown,            // sent into a dead link, or on one when it died
+  kBitError,            // corrupted on the wire (the link class's bit-error rate): FCS fails
   kCount,
 };
 
@@ -48,6 +50,10 @@ inline constexpr const char* DropReasonName(DropReason r) {
       return "pfc_watchdog";
     case DropReason::kTtlExpired:
       return "ttl_expired";
+    case DropReason::kLinkDown:
+      return "link_down";
+    case DropReason::kBitError:
+      return "bit_error";
     case DropReason::kCount:
       break;
   }

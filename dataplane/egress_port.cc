@@ -1,5 +1,7 @@
 #include "dataplane/egress_port.h"
 
+#include <cmath>
+
 #include "dataplane/int_stamp.h"
 #include "dataplane/packet.h"
 #include "dataplane/packet_pool.h"
@@ -164,6 +166,9 @@ void EgressPort::StartNext() {
   if (capturing_) capture_->Write(capture_interface_, now, m);
   ++tx_packets_;
   tx_wire_bytes_ += wire_bytes;
+  if (faults_ != 0) [[unlikely]] {
+    if (WireLoses(m, frame_bytes, wire_bytes)) return;
+  }
   const Time arrival = busy_until_ + delay_;
   if (reverse_ != nullptr) {
     // In the reverse port's domain, known here: its object's lines stay out of the sender's way.
@@ -190,7 +195,63 @@ void EgressPort::OnEvent(uint64_t what) {
   Kick();
 }
 
+void EgressPort::SetLinkDown(bool down) {
+  if (down == link_down()) return;
+  if (down) {
+    faults_ |= kFaultDown;
+    // Swapping the receivers keeps the arrival path free of a test: frames already on the wire
+    // towards this end reach the dead end instead.
+    dead_end_.port_ = this;
+    live_rx_node_ = rx_node_;
+    live_peer_ = peer_;
+    if (rx_node_ != nullptr) rx_node_ = &dead_end_;
+    if (peer_ != nullptr && reverse_ == nullptr) peer_ = &dead_end_;
+  } else {
+    faults_ &= static_cast<uint8_t>(~kFaultDown);
+    rx_node_ = live_rx_node_;
+    peer_ = live_peer_;
+  }
+}
+
+void EgressPort::SetBitErrorRate(double ber, uint64_t seed) {
+  log_keep_per_bit_ = ber > 0 ? std::log1p(-ber) : 0;
+  bit_errors_ = Random(seed);
+  if (ber > 0) {
+    faults_ |= kFaultLossy;
+  } else {
+    faults_ &= static_cast<uint8_t>(~kFaultLossy);
+  }
+}
+
+void EgressPort::Lose(rte_mbuf* m, DropReason reason) {
+  if (loss_observer_ != nullptr) loss_observer_->OnLinkLoss(link_, reason, m);
+  FreePacket(m);
+}
+
+bool EgressPort::WireLoses(rte_mbuf* m, uint32_t frame_bytes, uint32_t wire_bytes) {
+  if ((faults_ & kFaultDown) != 0) {
+    ++losses_.sent_while_down;
+    losses_.link_down_bytes += frame_bytes;
+    Lose(m, DropReason::kLinkDown);
+    return true;
+  }
+  // P(some bit flips) = 1 - (1 - ber)^bits, computed without cancellation for tiny rates.
+  const double p_lost = -std::expm1(8.0 * wire_bytes * log_keep_per_bit_);
+  if (bit_errors_.NextUnitDouble() >= p_lost) return false;
+  ++losses_.bit_errors;
+  losses_.bit_error_bytes += frame_bytes;
+  Lose(m, DropReason::kBitError);
+  return true;
+}
+
+void EgressPort::LoseArrival(rte_mbuf* m) {
+  ++losses_.in_flight;
+  losses_.link_down_bytes += FrameBytes(m);
+  Lose(m, DropReason::kLinkDown);
+}
+
 void EgressPort::OnMacControlFrame(rte_mbuf* m) {
+  if (link_down()) return LoseArrival(m);
   // Other MAC-control opcodes (802.3x PAUSE) are not emulated and end here too.
   if (const std::optional<PfcFrame> f = ParsePfcFrame(m)) {
     OnPauseFrame(sched_->Now(), f->class_enable, f->quanta);

@@ -15,8 +15,10 @@
 #include "congestion/pfc.h"
 #include "congestion/pfc_watchdog.h"
 #include "core/fifo.h"
+#include "core/random.h"
 #include "core/scheduler.h"
 #include "core/units.h"
+#include "dataplane/drop_reason.h"
 #include "dataplane/element.h"
 #include "dataplane/packet.h"
 
@@ -25,6 +27,22 @@ namespace fe::dp {
 inline constexpr int kNumQueues = 8;
 
 class PcapngWriter;
+
+// Frames a link lost at one of its ends: dropped, counted, and never delivered.
+struct LinkLosses {
+  uint64_t sent_while_down = 0;  // frames this port started on its dead link
+  uint64_t in_flight = 0;        // the peer's frames on the wire when the link died, lost here
+  uint64_t bit_errors = 0;       // frames this port sent that the wire corrupted
+  uint64_t link_down_bytes = 0;  // frame bytes of the first two
+  uint64_t bit_error_bytes = 0;
+};
+
+// Told of every frame a link loses (kLinkDown or kBitError), before it is freed.
+class LinkLossObserver {
+ public:
+  virtual ~LinkLossObserver() = default;
+  virtual void OnLinkLoss(uint32_t link, DropReason reason, const rte_mbuf* m) = 0;
+};
 
 struct PortCounters {
   uint64_t tx_packets = 0;
@@ -79,6 +97,23 @@ class alignas(64) EgressPort final : public EventHandler {
     capturing_ = writer != nullptr;
     capture_interface_ = interface;
   }
+  // Link state. A port whose link is down still serialises what it sends (it does not know the
+  // link is dead until routes change) but the frames are lost, as are frames of the peer's on the
+  // wire towards this port, PFC frames included; both ends of a link go down together (Fabric).
+  // A frame is lost in flight if the link is down when it would arrive.
+  void SetLinkDown(bool down);
+  bool link_down() const { return (faults_ & kFaultDown) != 0; }
+  // Loses each frame this port sends with probability 1 - (1 - ber)^bits, bits being the frame's
+  // wire bits (preamble and gap included, as they cross the same wire), drawn from a stream of
+  // `seed`. 0: none.
+  void SetBitErrorRate(double ber, uint64_t seed);
+  // Reports every frame this port's link loses to `observer` as link `link` (nullptr: none).
+  void SetLossObserver(LinkLossObserver* observer, uint32_t link) {
+    loss_observer_ = observer;
+    link_ = link;
+  }
+  const LinkLosses& losses() const { return losses_; }
+
   // Strict priority + DWRR over the queues; unset: strict priority, highest queue first.
   void SetScheduler(const cong::EgressSchedulerConfig* config) { scheduler_config_ = config; }
   // Runs the PFC watchdog on the queues in `queues` (the lossless ones). A stormed queue ignores
@@ -155,8 +190,23 @@ class alignas(64) EgressPort final : public EventHandler {
     bool collects_int = false;  // HPCC data: a switch port stamps its INT record at dequeue
   };
 
+  // faults_ bits: any set sends a transmission through WireLoses.
+  static constexpr uint8_t kFaultDown = 1;
+  static constexpr uint8_t kFaultLossy = 2;
+  // Where a dead link's arrivals go: they are lost at the port they reach.
+  class DeadEnd final : public PacketReceiver {
+   public:
+    void Receive(uint16_t, rte_mbuf* m) override { port_->LoseArrival(m); }
+    EgressPort* port_ = nullptr;
+  };
+
   void StartNext();
   void Transmit(rte_mbuf* m, uint32_t frame_bytes);
+  // A transmission on a faulty wire: true when the frame is lost (and freed).
+  [[gnu::cold, gnu::noinline]] bool WireLoses(rte_mbuf* m, uint32_t frame_bytes,
+                                              uint32_t wire_bytes);
+  [[gnu::cold, gnu::noinline]] void LoseArrival(rte_mbuf* m);
+  void Lose(rte_mbuf* m, DropReason reason);
   // The lines of an arriving frame that its receiver reads: the mbuf's first and the headers.
   void PrefetchForReceive(const rte_mbuf* m) const {
     const char* base = reinterpret_cast<const char*>(m);
@@ -227,6 +277,7 @@ class alignas(64) EgressPort final : public EventHandler {
   uint8_t watchdog_mask_ = 0;
   uint8_t stormed_mask_ = 0;
   bool capturing_ = false;  // capture_ is set: a transmission tests this, not the cold pointer
+  uint8_t faults_ = 0;      // kFaultDown | kFaultLossy: a transmission tests this, not the state
   cong::EgressScheduler scheduler_;
   std::array<QueueState, kNumQueues> queues_;
 
@@ -242,6 +293,15 @@ class alignas(64) EgressPort final : public EventHandler {
   std::array<cong::PfcWatchdog, kNumQueues> watchdog_;
   std::array<uint64_t, kNumQueues> pause_frames_received_{};
   std::array<uint64_t, kNumQueues> storms_detected_{};
+  // Link faults.
+  LinkLossObserver* loss_observer_ = nullptr;
+  uint32_t link_ = 0;
+  double log_keep_per_bit_ = 0;  // ln(1 - bit error rate)
+  Random bit_errors_{0};
+  LinkLosses losses_;
+  PacketReceiver* live_rx_node_ = nullptr;  // rx_node_ while the link is down
+  PacketReceiver* live_peer_ = nullptr;     // peer_ while the link is down
+  DeadEnd dead_end_;
 };
 
 [[gnu::always_inline]] inline void EgressPort::Enqueue(rte_mbuf* m, uint8_t queue, uint16_t tag) {

@@ -19,10 +19,10 @@ uint32_t DomainOf(topo::NodeId n) { return static_cast<uint32_t>(n) + 1; }
 }  // namespace
 
 Time PathBaseRtt(const topo::Graph& graph, const topo::RouteTable& routes, uint32_t src_host,
-                 uint32_t dst_host, uint32_t mtu_payload_bytes) {
+                 uint32_t dst_host, uint32_t mtu_payload_bytes, uint16_t src_port) {
   const int64_t wire_bytes = WireBytesOfFrame(RoceFrameBytes(mtu_payload_bytes));
   Time one_way;
-  topo::PortRef at{graph.hosts()[src_host], 0};
+  topo::PortRef at{graph.hosts()[src_host], src_port};
   // A shortest path never revisits a node: more steps than nodes means a routing loop.
   for (size_t step = 0; step < graph.nodes().size(); ++step) {
     const topo::Link& link = graph.link(graph.node(at.node).links[at.port]);
@@ -79,31 +79,53 @@ StatusOr<std::unique_ptr<Fabric>> Fabric::Create(const topo::Graph& graph,
   for (const topo::Node& node : nodes) {
     for (topo::LinkId l : node.links) {
       f->ports_.emplace_back(sched, graph.link(l).rate, graph.link(l).delay);
+      const topo::LinkClassId c = graph.link(l).link_class;
+      const double ber =
+          c < graph.link_classes().size() ? graph.link_classes()[c].bit_error_rate : 0;
+      if (ber < 0 || ber >= 1) {
+        return Status::Error("link class " + graph.link_classes()[c].name +
+                             ": bit_error_rate must be in [0, 1)");
+      }
+      if (ber > 0) {
+        // Each port draws its own stream, so one port's losses do not shift another's.
+        const uint64_t port_index = f->ports_.size() - 1;
+        f->ports_.back().SetBitErrorRate(
+            ber, SplitMix64(params.random_seed ^ (0xB17E44055ULL * (port_index + 1))).NextU64());
+      }
     }
   }
+  f->link_up_.assign(graph.links().size(), 1);
 
   StatusOr<cong::DscpMapConfig> dscp = cong::Compile(params.switch_params.dscp);
   if (!dscp.ok()) return Status::Error("switch dscp: " + dscp.status().message());
   // A NIC's data stops while the class of RoCE traffic is paused on its uplink.
   const uint8_t nic_priority = cong::PriorityOf(*dscp, MessageSpec{}.dscp);
 
-  std::vector<PacketReceiver*> receiver(nodes.size(), nullptr);
-  f->nics_.resize(graph.num_hosts());
+  // By global port: the element frames arriving on that port go to.
+  std::vector<PacketReceiver*> receiver(total_ports, nullptr);
+  f->first_nic_.assign(graph.num_hosts() + 1, 0);
+  for (uint32_t host = 0; host < graph.num_hosts(); ++host) {
+    const size_t links = nodes[graph.hosts()[host]].links.size();
+    if (links == 0)
+      return Status::Error("host " + nodes[graph.hosts()[host]].name + " has no link");
+    f->first_nic_[host + 1] = f->first_nic_[host] + static_cast<uint32_t>(links);
+  }
+  f->nics_.resize(f->first_nic_.back());
   for (topo::NodeId n = 0; n < nodes.size(); ++n) {
     if (nodes[n].kind == topo::NodeKind::kHost) {
-      if (nodes[n].links.size() != 1) {
-        return Status::Error("host " + nodes[n].name + " must have exactly one link");
-      }
       const auto host = static_cast<uint32_t>(graph.HostIndex(n));
-      EgressPort* p = &f->ports_[f->first_port_[n]];
-      StatusOr<NicConfig> config = CompileNicParams(params.nic, p->rate());
-      if (!config.ok()) return config.status();
-      f->nics_[host] =
-          std::make_unique<Nic>(host, sched, p, f->pool_, &f->messages_, *config, &f->hpcc_);
-      f->nics_[host]->set_event_domain(DomainOf(n));
-      p->SetSource(f->nics_[host].get());
-      p->SetSourcePriority(nic_priority);
-      receiver[n] = f->nics_[host].get();
+      for (uint16_t port = 0; port < nodes[n].links.size(); ++port) {
+        EgressPort* p = &f->port(n, port);
+        StatusOr<NicConfig> config = CompileNicParams(params.nic, p->rate());
+        if (!config.ok()) return config.status();
+        std::unique_ptr<Nic>& nic = f->nics_[f->first_nic_[host] + port];
+        nic = std::make_unique<Nic>(host, sched, p, f->pool_, &f->messages_, *config, &f->hpcc_);
+        nic->set_event_domain(DomainOf(n));
+        nic->SetReachability(f.get(), port);
+        p->SetSource(nic.get());
+        p->SetSourcePriority(nic_priority);
+        receiver[f->first_port_[n] + port] = nic.get();
+      }
     } else {
       std::span<EgressPort> sw_ports(&f->ports_[f->first_port_[n]], nodes[n].links.size());
       std::vector<PortLink> links;
@@ -122,7 +144,9 @@ StatusOr<std::unique_ptr<Fabric>> Fabric::Create(const topo::Graph& graph,
       w.pool = f->pool_;
       f->switches_.push_back(std::make_unique<Switch>(w, std::move(config).value()));
       f->switches_.back()->set_event_domain(DomainOf(n));
-      receiver[n] = f->switches_.back().get();
+      for (uint16_t port = 0; port < nodes[n].links.size(); ++port) {
+        receiver[f->first_port_[n] + port] = f->switches_.back().get();
+      }
     }
   }
   for (topo::NodeId n = 0; n < nodes.size(); ++n) {
@@ -134,7 +158,8 @@ StatusOr<std::unique_ptr<Fabric>> Fabric::Create(const topo::Graph& graph,
   for (topo::NodeId n = 0; n < nodes.size(); ++n) {
     for (uint16_t p = 0; p < nodes[n].links.size(); ++p) {
       const topo::PortRef peer = graph.Peer(topo::PortRef{n, p});
-      f->port(n, p).ConnectDuplex(receiver[peer.node], peer.port, &f->port(peer.node, peer.port));
+      f->port(n, p).ConnectDuplex(receiver[f->first_port_[peer.node] + peer.port], peer.port,
+                                  &f->port(peer.node, peer.port));
     }
   }
   return f;
@@ -162,9 +187,11 @@ Status Fabric::AddMessages(std::span<const MessageSpec> specs) {
   if (params_.nic.cc == CongestionControl::kHpcc) {
     hpcc.reserve(specs.size());
     for (const MessageSpec& s : specs) {
-      const Time base_rtt =
-          PathBaseRtt(graph_, routes_, s.src_host, s.dst_host, params_.nic.mtu_payload_bytes);
-      StatusOr<cong::HpccConfig> c = CompileHpccQp(nics_[s.src_host]->config(), base_rtt);
+      const auto id = static_cast<uint32_t>(messages_.size() + hpcc.size());
+      const uint16_t port = graph_.HostPortTo(s.src_host, s.dst_host, id);
+      const Time base_rtt = PathBaseRtt(graph_, *routes_, s.src_host, s.dst_host,
+                                        params_.nic.mtu_payload_bytes, port);
+      StatusOr<cong::HpccConfig> c = CompileHpccQp(nic(s.src_host, port).config(), base_rtt);
       if (!c.ok()) {
         return Status::Error("message from host " + std::to_string(s.src_host) + " to host " +
                              std::to_string(s.dst_host) + ": " + c.status().message());
@@ -183,7 +210,7 @@ Status Fabric::AddMessages(std::span<const MessageSpec> specs) {
     // RoCEv2 entropy: a per-QP UDP source port in the dynamic range (49152-65535).
     st.udp_src_port = static_cast<uint16_t>(0xC000 | ((id * 2654435761u) >> 18));
     messages_.push_back(st);
-    nics_[s.src_host]->ScheduleMessage(id);
+    sender(id).ScheduleMessage(id);
   }
   return Status::Ok();
 }
@@ -196,6 +223,54 @@ EgressPort& Fabric::AttachExternal(uint32_t host, PacketReceiver* receiver) {
   EgressPort& uplink = port(node, 0);
   uplink.SetSource(nullptr);
   return uplink;
+}
+
+void Fabric::SetLinkUp(topo::LinkId link, bool up) {
+  link_up_[link] = up ? 1 : 0;
+  const topo::Link& l = graph_.link(link);
+  port(l.a.node, l.a.port).SetLinkDown(!up);
+  port(l.b.node, l.b.port).SetLinkDown(!up);
+}
+
+void Fabric::SetRoutes(std::shared_ptr<const topo::RouteTable> routes) {
+  routes_ = routes.get();
+  for (const auto& s : switches_) s->SetRoutes(routes_);
+  held_routes_ = std::move(routes);
+}
+
+bool Fabric::Reachable(uint32_t src_host, uint16_t src_port, uint32_t dst_host) const {
+  const topo::NodeId src = graph_.hosts()[src_host];
+  if (src_port >= graph_.node(src).links.size()) return false;
+  if (link_up_[graph_.node(src).links[src_port]] == 0) return false;
+  const topo::NodeId next = graph_.Peer(topo::PortRef{src, src_port}).node;
+  if (graph_.node(next).kind == topo::NodeKind::kHost) {
+    return graph_.HostIndex(next) == static_cast<int32_t>(dst_host);
+  }
+  // Routes are built over live links only: a next hop means a live path to the host.
+  return !routes_->NextHops(next, dst_host).empty();
+}
+
+uint64_t Fabric::MarkUnreachable() {
+  const Time now = sched_->Now();
+  uint64_t n = 0;
+  for (uint32_t id = 0; id < messages_.size(); ++id) {
+    const MessageState& m = messages_[id];
+    // A message yet to start is checked as it starts: its path may be back by then.
+    if (m.completed() || m.unreachable || m.spec.start > now) continue;
+    const uint16_t port = graph_.HostPortTo(m.spec.src_host, m.spec.dst_host, id);
+    if (Reachable(m.spec.src_host, port, m.spec.dst_host)) continue;
+    nic(m.spec.src_host, port).Abandon(id);
+    ++n;
+  }
+  return n;
+}
+
+void Fabric::SetLossObserver(LinkLossObserver* observer) {
+  for (topo::NodeId n = 0; n < graph_.nodes().size(); ++n) {
+    for (uint16_t p = 0; p < graph_.node(n).links.size(); ++p) {
+      port(n, p).SetLossObserver(observer, graph_.node(n).links[p]);
+    }
+  }
 }
 
 Time Fabric::lookahead() const {
@@ -215,6 +290,13 @@ FabricTotals Fabric::Totals() const {
   for (const EgressPort& p : ports_) {
     t.packet_hops += p.tx_packets();
     t.wire_bytes += p.tx_wire_bytes();
+    const LinkLosses& l = p.losses();
+    constexpr auto kDown = static_cast<size_t>(DropReason::kLinkDown);
+    constexpr auto kBits = static_cast<size_t>(DropReason::kBitError);
+    t.drops.packets[kDown] += l.sent_while_down + l.in_flight;
+    t.drops.bytes[kDown] += l.link_down_bytes;
+    t.drops.packets[kBits] += l.bit_errors;
+    t.drops.bytes[kBits] += l.bit_error_bytes;
   }
   for (const auto& s : switches_) t.drops.Add(s->counters().drops);
   for (const auto& n : nics_) t.nics.Add(n->counters());

@@ -1,6 +1,14 @@
 // The emulated fabric: owns every element of a topology in flat arrays (egress ports indexed by
-// node and local port, one Switch per switch node, one Nic per host) and the packet pool they
-// share. Several fabrics can live in one process; each has its own scheduler.
+// node and local port, one Switch per switch node, one Nic per host port) and the packet pool
+// they share. Several fabrics can live in one process; each has its own scheduler.
+//
+// A host (an endpoint) has a NIC on each of its ports, all with the host's index and addresses:
+// port 0's is the scale-out NIC, ports 1.. lead to the scale-up switches of its domain. A message
+// is sent and acknowledged by the NIC of the port Graph::HostPortTo picks for it; frames reaching
+// a host go to the NIC of the port they arrive on.
+//
+// Failures: links go down and up (SetLinkUp), routes change (SetRoutes), and messages whose
+// destination no route reaches any more are given up (MarkUnreachable).
 #pragma once
 
 #include <rte_mempool.h>
@@ -10,6 +18,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "core/scheduler.h"
@@ -53,25 +62,27 @@ struct FabricTotals {
   uint64_t packet_hops = 0;  // frames that crossed one link, data and control alike
   uint64_t wire_bytes = 0;
   NicCounters nics;    // every NIC's counters summed
-  DropCounters drops;  // every switch's and NIC's drops
+  DropCounters drops;  // every switch's, NIC's and link's drops
 };
 
-// HPCC's base RTT T of the path from src_host to dst_host (the route table's first next hop at
-// each switch): every link crossed twice, each time for its propagation delay plus the
-// serialisation of a full frame at its rate. Real ACKs are shorter than data frames, so T is a
-// little above the unloaded RTT of a data packet and its ACK, and W_init = B x T never limits a
-// lone flow. Zero when dst_host cannot be reached.
-// Under HPCC the fabric gives each message's QP the T of its path.
+// HPCC's base RTT T of the path from src_host, leaving by its port src_port, to dst_host (the
+// route table's first next hop at each switch): every link crossed twice, each time for its
+// propagation delay plus the serialisation of a full frame at its rate. Real ACKs are shorter than
+// data frames, so T is a little above the unloaded RTT of a data packet and its ACK, and W_init = B
+// x T never limits a lone flow. Zero when dst_host cannot be reached. Under HPCC the fabric gives
+// each message's QP the T of its path.
 Time PathBaseRtt(const topo::Graph& graph, const topo::RouteTable& routes, uint32_t src_host,
-                 uint32_t dst_host, uint32_t mtu_payload_bytes);
+                 uint32_t dst_host, uint32_t mtu_payload_bytes, uint16_t src_port = 0);
 
-class Fabric {
+class Fabric final : public Reachability {
  public:
-  // The EAL must be initialised. graph and routes must outlive the fabric.
+  // The EAL must be initialised. graph and routes must outlive the fabric. Ports of a link class
+  // with a bit-error rate lose frames at it, each from a stream of params.random_seed and the
+  // port.
   static StatusOr<std::unique_ptr<Fabric>> Create(const topo::Graph& graph,
                                                   const topo::RouteTable& routes,
                                                   const FabricParams& params, Scheduler* sched);
-  ~Fabric();
+  ~Fabric() override;
   Fabric(const Fabric&) = delete;
   Fabric& operator=(const Fabric&) = delete;
 
@@ -87,7 +98,18 @@ class Fabric {
   // Per-message HPCC state, by message id; empty unless the NICs run HPCC.
   const HpccTable& hpcc() const { return hpcc_; }
   const topo::Graph& graph() const { return graph_; }
-  Nic& nic(uint32_t host) { return *nics_[host]; }
+  // The scale-out NIC of host `host` (its port 0).
+  Nic& nic(uint32_t host) { return *nics_[first_nic_[host]]; }
+  // The NIC on port `port` of host `host`; the host has num_nics(host) of them.
+  Nic& nic(uint32_t host, uint16_t port) { return *nics_[first_nic_[host] + port]; }
+  uint16_t num_nics(uint32_t host) const {
+    return static_cast<uint16_t>(first_nic_[host + 1] - first_nic_[host]);
+  }
+  // The NIC that sends (and is acknowledged for) message id.
+  Nic& sender(uint32_t id) {
+    const MessageSpec& s = messages_[id].spec;
+    return nic(s.src_host, graph_.HostPortTo(s.src_host, s.dst_host, id));
+  }
   const Switch& switch_at(size_t i) const { return *switches_[i]; }
   size_t num_switches() const { return switches_.size(); }
   // Egress port `port` of node `node`.
@@ -96,6 +118,26 @@ class Fabric {
     return ports_[first_port_[node] + port];
   }
   std::span<const EgressPort> ports() const { return ports_; }
+
+  // Takes link `link` down (both directions) or brings it back. Call between events or from a
+  // domain-0 event: it changes both ends' state at once.
+  void SetLinkUp(topo::LinkId link, bool up);
+  bool link_up(topo::LinkId link) const { return link_up_[link] != 0; }
+  // One byte per link, 1 while it is up: the mask RouteTable::Build takes.
+  std::span<const uint8_t> link_up_mask() const { return link_up_; }
+  // Switches route by `routes` from now on; the fabric keeps it alive (and lets the previous
+  // table it held go). Call between events or from a domain-0 event.
+  void SetRoutes(std::shared_ptr<const topo::RouteTable> routes);
+  const topo::RouteTable& routes() const { return *routes_; }
+  // Gives up every started, incomplete message whose destination the current routes and link
+  // states do not reach from its sending port (Nic::Abandon); returns how many it gave up now.
+  // Messages starting later are checked as they start.
+  uint64_t MarkUnreachable();
+  // Whether host src_host, sending by its port src_port, reaches dst_host: the port's link is up
+  // and leads to dst_host, or to a switch with a route to it.
+  bool Reachable(uint32_t src_host, uint16_t src_port, uint32_t dst_host) const override;
+  // Every link loss (kLinkDown, kBitError) is reported to `observer` (nullptr: none).
+  void SetLossObserver(LinkLossObserver* observer);
   rte_mempool* pool() const { return pool_; }
   uint64_t messages_delivered() const;
   FabricTotals Totals() const;
@@ -114,17 +156,20 @@ class Fabric {
  private:
   Fabric(const topo::Graph& graph, const topo::RouteTable& routes, const FabricParams& params,
          Scheduler* sched)
-      : graph_(graph), routes_(routes), params_(params), sched_(sched) {}
+      : graph_(graph), routes_(&routes), params_(params), sched_(sched) {}
 
   const topo::Graph& graph_;
-  const topo::RouteTable& routes_;
+  const topo::RouteTable* routes_;                       // current
+  std::shared_ptr<const topo::RouteTable> held_routes_;  // routes_ unless they are the caller's
   FabricParams params_;
   Scheduler* sched_;
   rte_mempool* pool_ = nullptr;
   std::vector<EgressPort> ports_;  // never resized after Create: the scheduler holds pointers
   std::vector<uint32_t> first_port_;
   std::vector<std::unique_ptr<Switch>> switches_;
-  std::vector<std::unique_ptr<Nic>> nics_;  // by host index
+  std::vector<std::unique_ptr<Nic>> nics_;  // by host index, then host port
+  std::vector<uint32_t> first_nic_;         // by host index: its port 0's NIC; one extra at end
+  std::vector<uint8_t> link_up_;            // by link
   MessageTable messages_;
   HpccTable hpcc_;  // beside messages_, under HPCC only
 };

@@ -40,6 +40,9 @@ struct MessageState {
   uint32_t max_psn_sent = 0;   // one past the highest PSN ever sent: below it, a send is a resend
   uint32_t acked_packets = 0;  // cumulative: every PSN below it is acknowledged
   SendQueue send_queue = SendQueue::kNone;
+  // No path led to the destination (after a failure, or at the start): the sender gave the
+  // message up, as an RC QP goes to its error state, and sends none of it again.
+  bool unreachable = false;
   Time retransmit_deadline = Time::Infinite();  // Infinite: nothing unacknowledged
   // One RTO event at a time: it fires at or before the deadline (ACKs only move it later) and
   // then follows it, or lapses if everything was acknowledged meanwhile.

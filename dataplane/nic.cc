@@ -140,6 +140,9 @@ void Nic::OnEvent(uint64_t arg) {
   switch (static_cast<Timer>(arg >> (kIdBits + kGenerationBits))) {
     case Timer::kStart: {
       MessageState& msg = (*messages_)[id];
+      if (reach_ != nullptr && !reach_->Reachable(host_, host_port_, msg.spec.dst_host)) {
+        return Abandon(id);
+      }
       if (config_.cc == CongestionControl::kDcqcn) msg.dcqcn = cong::InitialState(config_.dcqcn);
       if (config_.cc == CongestionControl::kHpcc) {
         HpccQp& qp = (*hpcc_)[id];
@@ -342,10 +345,20 @@ void Nic::ArmRetransmit(uint32_t id, MessageState& msg) {
   sched_->At(msg.retransmit_deadline, this, EventArg(Timer::kRetransmit, 0, id));
 }
 
+void Nic::Abandon(uint32_t id) {
+  MessageState& msg = (*messages_)[id];
+  msg.unreachable = true;
+  // Nothing left to send: a queued entry finds nothing (CanSend) and drops out, the pending
+  // retransmission lapses, and late ACKs move nothing (OnAck rewinds no unreachable message).
+  msg.next_psn = msg.packets_total;
+  msg.retransmit_deadline = Time::Infinite();
+}
+
 void Nic::OnRetransmitTimer(uint32_t id) {
   MessageState& msg = (*messages_)[id];
   msg.retransmit_event_pending = false;
   if (msg.retransmit_deadline == Time::Infinite()) return;  // all acknowledged since
+  if (msg.unreachable) return;
   const Time now = sched_->Now();
   if (msg.retransmit_deadline > now) {
     // ACKs, or a send after everything was acknowledged, moved the deadline on: follow it.
@@ -462,7 +475,7 @@ void Nic::OnAck(rte_mbuf* m, uint32_t id, uint32_t psn) {
   const bool progress = acked > msg.acked_packets;
   if (progress) msg.acked_packets = acked;
   if (msg.next_psn < msg.acked_packets) msg.next_psn = msg.acked_packets;
-  if (nak && psn < msg.next_psn) {
+  if (nak && psn < msg.next_psn && !msg.unreachable) {
     msg.next_psn = psn;  // go back N
     Enqueue(id);
     port_->Kick();

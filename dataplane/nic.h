@@ -113,6 +113,13 @@ struct NicCounters {
   void Add(const NicCounters& o);
 };
 
+// Whether a NIC's messages can reach their destination under the fabric's current routes.
+class Reachability {
+ public:
+  virtual ~Reachability() = default;
+  virtual bool Reachable(uint32_t src_host, uint16_t src_port, uint32_t dst_host) const = 0;
+};
+
 class Nic final : public PacketReceiver, public PacketSource, public EventHandler {
  public:
   // hpcc: the QPs' HPCC state, by message id, when config.cc is kHpcc (unused otherwise); its
@@ -122,6 +129,15 @@ class Nic final : public PacketReceiver, public PacketSource, public EventHandle
 
   // Starts sending message id (already in the table with this host as source) at its start time.
   void ScheduleMessage(uint32_t id);
+  // From now on a message starting on this NIC, the host's port `port`, first asks `reach`
+  // whether its destination can be reached, and is given up (Abandon) if not.
+  void SetReachability(const Reachability* reach, uint16_t port) {
+    reach_ = reach;
+    host_port_ = port;
+  }
+  // Gives message id up: marks it unreachable and never sends of it again. Its queue entries and
+  // timers lapse.
+  void Abandon(uint32_t id);
 
   void Receive(uint16_t local_port, rte_mbuf* m) override;
   rte_mbuf* Pull() override;
@@ -188,6 +204,8 @@ class Nic final : public PacketReceiver, public PacketSource, public EventHandle
   Time wakeup_at_ = Time::Infinite();
   uint64_t wakeup_generation_ = 0;
   NicCounters counters_;
+  const Reachability* reach_ = nullptr;
+  uint16_t host_port_ = 0;
 };
 
 }  // namespace fe::dp

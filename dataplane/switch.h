@@ -72,6 +72,9 @@ class Switch final : public PacketReceiver, public DequeueObserver, public Event
   // A pause refresh falls due for (port, priority) = (what / 8, what % 8).
   void OnEvent(uint64_t what) override;
 
+  // Routes from now on (reconvergence after a link changed); `routes` must outlive their use.
+  void SetRoutes(const topo::RouteTable* routes) { routes_ = routes->Of(node_); }
+
   topo::NodeId node() const { return node_; }
   const SwitchCounters& counters() const { return counters_; }
   const SwitchQueueCounters& queue_counters(uint16_t port, uint8_t prio) const {

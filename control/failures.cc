@@ -1,0 +1,242 @@
+#include "control/failures.h"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "dataplane/message.h"
+#include "dataplane/packet.h"
+#include "topology/engines.h"
+#include "topology/routes.h"
+
+namespace fe::control {
+
+namespace {
+
+// Scenario times are nanoseconds as doubles; the engine keeps integer picoseconds.
+Time FromNs(double ns) { return Time::FromPs(std::llround(ns * 1000.0)); }
+
+StatusOr<topo::NodeId> NodeNamed(const topo::Graph& graph, const std::string& name,
+                                 const std::string& field) {
+  const std::optional<topo::NodeId> n = graph.FindNode(name);
+  if (!n.has_value()) return Status::Error(field + ": no node named \"" + name + "\"");
+  return *n;
+}
+
+StatusOr<FailureTarget> ResolveLink(const fabric_emu::LinkRef& ref, const topo::Graph& graph,
+                                    const std::string& field) {
+  StatusOr<topo::NodeId> a = NodeNamed(graph, ref.a(), field + ".a");
+  if (!a.ok()) return a.status();
+  StatusOr<topo::NodeId> b = NodeNamed(graph, ref.b(), field + ".b");
+  if (!b.ok()) return b.status();
+  // Parallel links between a and b, in a's port order.
+  std::vector<topo::LinkId> between;
+  const topo::Node& node = graph.node(*a);
+  for (uint16_t p = 0; p < node.links.size(); ++p) {
+    if (graph.Peer(topo::PortRef{*a, p}).node == *b) between.push_back(node.links[p]);
+  }
+  if (between.empty()) {
+    return Status::Error(field + ": no link between " + ref.a() + " and " + ref.b());
+  }
+  if (ref.index() < 0 || static_cast<size_t>(ref.index()) >= between.size()) {
+    return Status::Error(field + ".index: " + ref.a() + " and " + ref.b() + " have " +
+                         std::to_string(between.size()) + " link(s), numbered from 0");
+  }
+  return FailureTarget{"link",
+                       ref.a() + "-" + ref.b() + "[" + std::to_string(ref.index()) + "]",
+                       {between[ref.index()]}};
+}
+
+StatusOr<FailureTarget> ResolveEngine(const fabric_emu::EngineRef& ref, const topo::Graph& graph,
+                                      const std::vector<topo::OpticalEngine>& engines,
+                                      const std::string& field) {
+  StatusOr<topo::NodeId> sw = NodeNamed(graph, ref.switch_name(), field + ".switch_name");
+  if (!sw.ok()) return sw.status();
+  int32_t count = 0;
+  for (const topo::OpticalEngine& e : engines) {
+    if (e.switch_node != *sw) continue;
+    if (static_cast<int32_t>(e.engine) == ref.engine()) {
+      FailureTarget t{"engine", ref.switch_name() + ".engine" + std::to_string(ref.engine()), {}};
+      for (uint16_t p : e.ports) t.links.push_back(graph.node(*sw).links[p]);
+      std::sort(t.links.begin(), t.links.end());
+      return t;
+    }
+    ++count;
+  }
+  return Status::Error(field + ".engine: " + ref.switch_name() + " has " + std::to_string(count) +
+                       " optical engine(s), numbered from 0");
+}
+
+StatusOr<FailureTarget> ResolveSwitch(const std::string& name, const topo::Graph& graph,
+                                      const std::string& field) {
+  StatusOr<topo::NodeId> sw = NodeNamed(graph, name, field);
+  if (!sw.ok()) return sw.status();
+  if (graph.node(*sw).kind != topo::NodeKind::kSwitch) {
+    return Status::Error(field + ": " + name + " is a host, not a switch");
+  }
+  FailureTarget t{"switch", name, graph.node(*sw).links};
+  std::sort(t.links.begin(), t.links.end());
+  return t;
+}
+
+}  // namespace
+
+StatusOr<ResolvedFailures> ResolveFailures(const fabric_emu::Topology& topology,
+                                           const topo::Graph& graph) {
+  ResolvedFailures r;
+  const double delay_ns = topology.routing().reconverge_delay_ns();
+  if (!(delay_ns >= 0)) return Status::Error("routing.reconverge_delay_ns: must be >= 0");
+  r.reconverge_delay = FromNs(delay_ns);
+  std::vector<topo::OpticalEngine> engines;
+  for (const fabric_emu::Failure& f : topology.failure()) {
+    if (f.has_engine()) {
+      engines = topo::OpticalEngines(graph);
+      break;
+    }
+  }
+  for (int i = 0; i < topology.failure_size(); ++i) {
+    const fabric_emu::Failure& f = topology.failure(i);
+    const std::string field = "failure[" + std::to_string(i) + "]";
+    StatusOr<FailureTarget> target = Status::Error(field + ": names no link, engine or switch");
+    switch (f.target_case()) {
+      case fabric_emu::Failure::kLink:
+        target = ResolveLink(f.link(), graph, field + ".link");
+        break;
+      case fabric_emu::Failure::kEngine:
+        target = ResolveEngine(f.engine(), graph, engines, field + ".engine");
+        break;
+      case fabric_emu::Failure::kSwitchName:
+        target = ResolveSwitch(f.switch_name(), graph, field + ".switch_name");
+        break;
+      case fabric_emu::Failure::TARGET_NOT_SET:
+        break;
+    }
+    if (!target.ok()) return target.status();
+    r.targets.push_back(std::move(target).value());
+    if (!f.has_at_ns()) return Status::Error(field + ".at_ns: demanded");
+    if (!(f.at_ns() >= 0)) return Status::Error(field + ".at_ns: must be >= 0");
+    const Time at = FromNs(f.at_ns());
+    if (!f.has_flap()) {
+      r.changes.push_back(FailureChange{i, at, f.up(), false});
+      continue;
+    }
+    const fabric_emu::Flap& flap = f.flap();
+    if (f.up()) return Status::Error(field + ".up: a flap starts by going down");
+    if (!(flap.down_ns() > 0)) return Status::Error(field + ".flap.down_ns: must be > 0");
+    if (!(flap.period_ns() > flap.down_ns())) {
+      return Status::Error(field + ".flap.period_ns: must exceed down_ns");
+    }
+    if (flap.count() < 1) return Status::Error(field + ".flap.count: must be >= 1");
+    for (int32_t n = 0; n < flap.count(); ++n) {
+      const Time down = at + FromNs(flap.period_ns()) * n;
+      r.changes.push_back(FailureChange{i, down, false, true});
+      r.changes.push_back(FailureChange{i, down + FromNs(flap.down_ns()), true, true});
+    }
+  }
+  // By time, then in list order (a flap's changes keep theirs): one order for every run.
+  std::stable_sort(r.changes.begin(), r.changes.end(),
+                   [](const FailureChange& a, const FailureChange& b) {
+                     return a.at != b.at ? a.at < b.at : a.failure < b.failure;
+                   });
+  return r;
+}
+
+StatusOr<std::unique_ptr<FailureInjector>> FailureInjector::Create(
+    const fabric_emu::Topology& topology, dp::Fabric* fabric, Scheduler* sched) {
+  StatusOr<ResolvedFailures> resolved = ResolveFailures(topology, fabric->graph());
+  if (!resolved.ok()) return resolved.status();
+  return std::unique_ptr<FailureInjector>(
+      new FailureInjector(std::move(resolved).value(), fabric, sched));
+}
+
+FailureInjector::FailureInjector(ResolvedFailures resolved, dp::Fabric* fabric, Scheduler* sched)
+    : resolved_(std::move(resolved)),
+      fabric_(fabric),
+      sched_(sched),
+      events_(resolved_.changes.size()),
+      affected_(resolved_.changes.size()),
+      holders_(fabric->graph().links().size()) {
+  for (size_t c = 0; c < resolved_.changes.size(); ++c) {
+    const FailureChange& change = resolved_.changes[c];
+    const FailureTarget& target = resolved_.targets[change.failure];
+    FailureEventSummary& e = events_[c];
+    e.failure = change.failure;
+    e.at = change.at;
+    e.kind = target.kind + (change.up ? "_up" : "_down");
+    e.target = target.name;
+  }
+  fabric_->SetLossObserver(this);
+}
+
+FailureInjector::~FailureInjector() { fabric_->SetLossObserver(nullptr); }
+
+// Event argument: change index x 2, + 1 for the reconvergence that follows it.
+void FailureInjector::Start() {
+  for (uint32_t c = 0; c < resolved_.changes.size(); ++c) {
+    sched_->At(resolved_.changes[c].at, this, uint64_t{c} * 2);
+  }
+}
+
+void FailureInjector::OnEvent(uint64_t arg) {
+  const auto change = static_cast<uint32_t>(arg / 2);
+  if (arg % 2 == 1) return Reconverge(change);
+  Apply(change);
+  if (resolved_.reconverge_delay == Time::Zero()) return Reconverge(change);
+  sched_->After(resolved_.reconverge_delay, this, arg + 1);
+}
+
+void FailureInjector::Apply(uint32_t change) {
+  const FailureChange& c = resolved_.changes[change];
+  for (topo::LinkId l : resolved_.targets[c.failure].links) {
+    std::vector<Holder>& held = holders_[l];
+    if (!c.up) {
+      const bool already = std::any_of(held.begin(), held.end(),
+                                       [&](const Holder& h) { return h.failure == c.failure; });
+      if (!already) held.push_back(Holder{c.failure, change});
+    } else if (c.flap) {
+      std::erase_if(held, [&](const Holder& h) { return h.failure == c.failure; });
+    } else {
+      held.clear();  // an explicit up: the link is repaired, whatever took it down
+    }
+    if (fabric_->link_up(l) != held.empty()) {
+      fabric_->SetLinkUp(l, held.empty());
+      routes_stale_ = true;
+    }
+  }
+}
+
+void FailureInjector::Reconverge(uint32_t change) {
+  FailureEventSummary& e = events_[change];
+  e.reroute_at = sched_->Now();
+  // Several changes converging at once need one rebuild: the first does it for all.
+  if (!routes_stale_) return;
+  routes_stale_ = false;
+  fabric_->SetRoutes(std::make_shared<const topo::RouteTable>(
+      topo::RouteTable::Build(fabric_->graph(), fabric_->link_up_mask())));
+  e.unreachable_flows = fabric_->MarkUnreachable();
+}
+
+void FailureInjector::OnLinkLoss(uint32_t link, dp::DropReason reason, const rte_mbuf* m) {
+  if (reason != dp::DropReason::kLinkDown) return;
+  dp::HeaderView h;
+  const bool roce = dp::ParseAnyHeaders(m, &h) == dp::ParseError::kNone && h.is_roce &&
+                    h.dest_qp >= dp::kFirstQpn;
+  for (const Holder& holder : holders_[link]) {
+    ++events_[holder.change].frames_lost;
+    if (roce) affected_[holder.change].insert(h.dest_qp - dp::kFirstQpn);
+  }
+}
+
+FailureSummary FailureInjector::Summary() const {
+  FailureSummary s;
+  for (size_t c = 0; c < events_.size(); ++c) {
+    // Changes still ahead when the run ended did not happen.
+    if (events_[c].at > sched_->Now()) continue;
+    s.events.push_back(events_[c]);
+    s.events.back().flows_affected = affected_[c].size();
+  }
+  for (const dp::MessageState& m : fabric_->messages()) s.unreachable_flows += m.unreachable;
+  return s;
+}
+
+}  // namespace fe::control

@@ -1,0 +1,116 @@
+// Scheduled failures: the scenario's topology.failure list turned into link changes at their
+// times, each followed (topology.routing.reconverge_delay_ns later) by a reconvergence that
+// rebuilds the routes around the dead links and gives up the messages no route serves any more.
+// Until a reconvergence, frames sent into a dead link are lost (DropReason kLinkDown).
+//
+// Every change and reconvergence is an event of scheduler domain 0, which sees the whole model at
+// one instant: a change touches both ends of a link, a reconvergence every switch. Within a time
+// they run in the order the list gives, so a run stays deterministic.
+#pragma once
+
+#include <rte_mbuf.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "core/scheduler.h"
+#include "core/status.h"
+#include "core/units.h"
+#include "dataplane/egress_port.h"
+#include "dataplane/fabric.h"
+#include "proto/scenario.pb.h"
+#include "topology/graph.h"
+
+namespace fe::control {
+
+// What one entry of topology.failure acts on, resolved against the graph.
+struct FailureTarget {
+  std::string kind;                 // "link", "engine" or "switch"
+  std::string name;                 // "h0-leaf0[0]", "leaf3.engine1", "spine0"
+  std::vector<topo::LinkId> links;  // every link it takes down or up, ascending
+};
+
+// One change of the fabric: a target going down or coming back.
+struct FailureChange {
+  int32_t failure = 0;  // index in topology.failure
+  Time at;
+  bool up = false;
+  // Part of a flap: its up ends its own down only (the link stays down while another failure
+  // holds it); an explicit up repairs the target whatever took it down.
+  bool flap = false;
+};
+
+struct ResolvedFailures {
+  std::vector<FailureTarget> targets;  // by failure index
+  std::vector<FailureChange> changes;  // every change, flaps unrolled, by time then failure
+  Time reconverge_delay;
+};
+
+// Resolves the failure list and routing section of `topology` against its graph. Errors read
+// "<field path inside Topology>: <reason>", e.g. "failure[2].link.a: no node named \"leaf9\"".
+StatusOr<ResolvedFailures> ResolveFailures(const fabric_emu::Topology& topology,
+                                           const topo::Graph& graph);
+
+// One change as the summary reports it.
+struct FailureEventSummary {
+  int32_t failure = 0;  // index in topology.failure
+  Time at;
+  std::string kind;    // "link_down", "engine_up", "switch_down", ...
+  std::string target;  // FailureTarget::name
+  // kLinkDown drops on the target's links while it was down (a down change only; frames on a
+  // link that is down for two overlapping failures count for both).
+  uint64_t frames_lost = 0;
+  uint64_t flows_affected = 0;  // distinct messages that lost a frame to it
+  // When routes took the change in: the reconvergence that followed it; Infinite if the run
+  // ended first.
+  Time reroute_at = Time::Infinite();
+  uint64_t unreachable_flows = 0;  // messages given up at that reconvergence
+};
+
+struct FailureSummary {
+  std::vector<FailureEventSummary> events;  // in the order they happened
+  // Every message given up: at a reconvergence, or at its start with no route.
+  uint64_t unreachable_flows = 0;
+};
+
+class FailureInjector final : public EventHandler, public dp::LinkLossObserver {
+ public:
+  // The fabric, its graph and the scheduler must outlive the injector, which registers itself
+  // as the fabric's loss observer.
+  static StatusOr<std::unique_ptr<FailureInjector>> Create(const fabric_emu::Topology& topology,
+                                                           dp::Fabric* fabric, Scheduler* sched);
+  ~FailureInjector() override;
+  FailureInjector(const FailureInjector&) = delete;
+  FailureInjector& operator=(const FailureInjector&) = delete;
+
+  // Schedules every change.
+  void Start();
+  FailureSummary Summary() const;
+
+  void OnEvent(uint64_t arg) override;
+  void OnLinkLoss(uint32_t link, dp::DropReason reason, const rte_mbuf* m) override;
+
+ private:
+  FailureInjector(ResolvedFailures resolved, dp::Fabric* fabric, Scheduler* sched);
+  void Apply(uint32_t change);
+  void Reconverge(uint32_t change);
+
+  ResolvedFailures resolved_;
+  dp::Fabric* fabric_;
+  Scheduler* sched_;
+  std::vector<FailureEventSummary> events_;             // by change
+  std::vector<std::unordered_set<uint32_t>> affected_;  // by change: message ids
+  // By link: the failures holding it down now, each with its down change (to which the link's
+  // losses count). A link is up while none holds it.
+  struct Holder {
+    int32_t failure;
+    uint32_t change;
+  };
+  std::vector<std::vector<Holder>> holders_;
+  bool routes_stale_ = false;  // a link changed since the routes were last built
+};
+
+}  // namespace fe::control

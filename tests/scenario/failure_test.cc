@@ -1,0 +1,426 @@
+// Failures scheduled in the topology section: links, optical engines and switches going down and
+// up, routes reconverging around them, and messages that lose every path given up so that the
+// run ends.
+#include "control/failures.h"
+
+#include <google/protobuf/text_format.h>
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "control/scenario_loader.h"
+#include "control/software_run.h"
+#include "topology/fat_tree.h"
+#include "topology/routes.h"
+
+namespace fe::control {
+namespace {
+
+fabric_emu::Topology TopologyText(const std::string& text) {
+  fabric_emu::Topology t;
+  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &t)) << text;
+  return t;
+}
+
+// A fabric over a graph with the topology section's failures scheduled.
+struct World {
+  topo::Graph graph;
+  topo::RouteTable routes;
+  Scheduler sched;
+  std::unique_ptr<dp::Fabric> fabric;
+  std::unique_ptr<FailureInjector> failures;
+};
+
+std::unique_ptr<World> MakeWorld(topo::Graph graph, const std::string& failures,
+                                 const dp::NicParams& nic = {},
+                                 int64_t switch_buffer_bytes = 16 << 20) {
+  auto w = std::make_unique<World>();
+  w->graph = std::move(graph);
+  w->routes = topo::RouteTable::Build(w->graph);
+  dp::FabricParams p;
+  p.nic = nic;
+  p.switch_params.buffer.total_bytes = switch_buffer_bytes;
+  p.mbuf_pool_size = 65535;
+  p.pool_memory = dp::PoolMemory::kHostPages;
+  auto f = dp::Fabric::Create(w->graph, w->routes, p, &w->sched);
+  EXPECT_TRUE(f.ok()) << f.status().message();
+  w->fabric = std::move(f).value();
+  auto inj = FailureInjector::Create(TopologyText(failures), w->fabric.get(), &w->sched);
+  EXPECT_TRUE(inj.ok()) << inj.status().message();
+  w->failures = std::move(inj).value();
+  return w;
+}
+
+topo::Graph FatTree4() {
+  auto g = topo::BuildFatTree(topo::FatTreeParams{4, Rate::FromGbps(100), Time::FromNs(1000)});
+  EXPECT_TRUE(g.ok());
+  return std::move(g).value();
+}
+
+struct Call final : EventHandler {
+  explicit Call(std::function<void()> f) : fn(std::move(f)) {}
+  void OnEvent(uint64_t) override { fn(); }
+  std::function<void()> fn;
+};
+
+uint64_t Drops(const dp::FabricTotals& t, dp::DropReason r) {
+  return t.drops.packets[static_cast<size_t>(r)];
+}
+
+// Everything a run ends with that a second run of the same inputs must repeat.
+struct Outcome {
+  std::vector<int64_t> per_message;
+  std::vector<uint64_t> totals;
+  bool operator==(const Outcome&) const = default;
+};
+
+Outcome OutcomeOf(World& w) {
+  Outcome o;
+  for (const dp::MessageState& m : w.fabric->messages()) {
+    o.per_message.push_back(m.completed_at.ps());
+    o.per_message.push_back(m.delivered_at.ps());
+    o.per_message.push_back(static_cast<int64_t>(m.retransmitted_packets));
+    o.per_message.push_back(m.unreachable);
+  }
+  const dp::FabricTotals t = w.fabric->Totals();
+  o.totals.push_back(t.packet_hops);
+  o.totals.push_back(t.wire_bytes);
+  for (uint64_t d : t.drops.packets) o.totals.push_back(d);
+  for (const FailureEventSummary& e : w.failures->Summary().events) {
+    o.totals.push_back(e.frames_lost);
+    o.totals.push_back(e.flows_affected);
+  }
+  return o;
+}
+
+// Frames leave links only into a receiver or a loss: every frame sent on a link was received by
+// a switch, by a NIC (data, ACK, CNP or a NIC drop), ended as a PFC frame at a port's MAC, or
+// was lost.
+void ExpectFramesConserved(World& w) {
+  const dp::FabricTotals t = w.fabric->Totals();
+  uint64_t received = t.nics.data_packets_received + t.nics.acks_received + t.nics.cnps_received +
+                      t.nics.drops.total_packets();
+  for (size_t i = 0; i < w.fabric->num_switches(); ++i) {
+    received += w.fabric->switch_at(i).counters().rx_packets;
+  }
+  for (const dp::EgressPort& p : w.fabric->ports()) {
+    for (uint64_t n : p.counters().pause_frames_received) received += n;
+  }
+  EXPECT_EQ(t.packet_hops,
+            received + Drops(t, dp::DropReason::kLinkDown) + Drops(t, dp::DropReason::kBitError));
+  EXPECT_EQ(w.fabric->mbufs_in_use(), 0u);
+}
+
+// Lossless (PFC on priority 3) k = 4 fat-tree; edge0-agg0 dies at 30 us and routes exclude it
+// 20 us later. Pod 0's hosts send out of the pod and pods 2-3 incast into host 0 through small
+// switch buffers, so the link is busy both ways and PFC pauses the fabric around it.
+std::unique_ptr<World> RunLinkDown() {
+  dp::NicParams nic;
+  nic.retransmit_timeout = Time::FromUs(300);
+  auto w = MakeWorld(FatTree4(), R"pb(
+                       failure {
+                         at_ns: 30000
+                         link { a: "edge0" b: "agg0" }
+                       }
+                       routing { reconverge_delay_ns: 20000 }
+                     )pb",
+                     nic, 1 << 20);
+  std::vector<dp::MessageSpec> specs;
+  for (uint32_t h = 0; h < 4; ++h) specs.push_back({h, h + 4, 2 << 20, Time::Zero(), 26});
+  for (uint32_t h = 8; h < 16; ++h) specs.push_back({h, 0, 2 << 20, Time::FromUs(5), 26});
+  EXPECT_TRUE(w->fabric->AddMessages(specs).ok());
+  return w;
+}
+
+TEST(FailureTest, LinkDownLosesExactlyWhatWasSentIntoItAndEveryFlowCompletes) {
+  auto w = RunLinkDown();
+  const topo::NodeId edge0 = *w->graph.FindNode("edge0");
+  const topo::NodeId agg0 = *w->graph.FindNode("agg0");
+  // The link's two ends: edge0's port 2 (its first uplink) and agg0's port 0.
+  const dp::EgressPort& up = w->fabric->port(edge0, 2);
+  const dp::EgressPort& down = w->fabric->port(agg0, 0);
+  ASSERT_EQ(w->graph.Peer({edge0, 2}).node, agg0);
+  const Time fail_at = Time::FromUs(30);
+  const Time reroute_at = Time::FromUs(50);
+
+  // Probes in domain 0 at the failure's and the reconvergence's instants: the failure (scheduled
+  // first) has run, and no port has sent at that instant yet.
+  w->failures->Start();
+  uint64_t sent_at_fail = 0, sent_at_reroute = 0, queued_at_reroute = 0, pfc_at_reroute = 0;
+  auto pfc_sent = [&] {
+    uint64_t n = 0;
+    for (size_t i = 0; i < w->fabric->num_switches(); ++i) {
+      const dp::Switch& s = w->fabric->switch_at(i);
+      const uint16_t port = s.node() == edge0 ? 2 : s.node() == agg0 ? 0 : UINT16_MAX;
+      if (port == UINT16_MAX) continue;
+      for (uint8_t q = 0; q < 8; ++q) {
+        n += s.queue_counters(port, q).pause_frames_sent +
+             s.queue_counters(port, q).resume_frames_sent;
+      }
+    }
+    return n;
+  };
+  Call at_fail([&] {
+    EXPECT_TRUE(up.link_down());
+    sent_at_fail = up.tx_packets() + down.tx_packets();
+  });
+  Call at_reroute([&] {
+    sent_at_reroute = up.tx_packets() + down.tx_packets();
+    for (int q = 0; q < 8; ++q) queued_at_reroute += up.queue_packets(q) + down.queue_packets(q);
+    pfc_at_reroute = pfc_sent();
+  });
+  w->sched.At(fail_at, &at_fail);
+  w->sched.At(reroute_at, &at_reroute);
+  w->sched.RunUntil(Time::Infinite());
+  ASSERT_TRUE(w->sched.empty());
+
+  // Every frame either end started after the failure was lost, and only those and the frames on
+  // the wire at that instant: at most one propagation delay's worth each way, 1 us / the
+  // 64-byte minimum frame's 6.72 ns, + 1.
+  const uint64_t sent_dead = up.tx_packets() + down.tx_packets() - sent_at_fail;
+  EXPECT_GT(sent_at_reroute - sent_at_fail, 0u);
+  EXPECT_EQ(up.losses().sent_while_down + down.losses().sent_while_down, sent_dead);
+  const uint64_t in_flight = up.losses().in_flight + down.losses().in_flight;
+  EXPECT_LE(in_flight, 2u * (1000000 / 6720 + 1));
+  // After the reconvergence the dead ends sent only what was already queued for them, and the
+  // PFC frames their switches still owed the ingress there.
+  EXPECT_LE(up.tx_packets() + down.tx_packets() - sent_at_reroute,
+            queued_at_reroute + pfc_sent() - pfc_at_reroute);
+
+  const dp::FabricTotals t = w->fabric->Totals();
+  uint64_t pauses = 0;
+  for (const dp::EgressPort& p : w->fabric->ports()) {
+    for (uint64_t n : p.counters().pause_frames_received) pauses += n;
+  }
+  EXPECT_GT(pauses, 0u);  // the lossless machinery was at work around the failure
+  EXPECT_EQ(Drops(t, dp::DropReason::kLinkDown), sent_dead + in_flight);
+  EXPECT_EQ(t.drops.total_packets(), Drops(t, dp::DropReason::kLinkDown));  // lossless otherwise
+  ExpectFramesConserved(*w);
+  // Another path existed for every flow: all complete, none given up.
+  for (const dp::MessageState& m : w->fabric->messages()) {
+    EXPECT_TRUE(m.completed());
+    EXPECT_FALSE(m.unreachable);
+    EXPECT_EQ(m.bytes_delivered, m.spec.size_bytes);
+  }
+
+  const FailureSummary s = w->failures->Summary();
+  ASSERT_EQ(s.events.size(), 1u);
+  EXPECT_EQ(s.events[0].kind, "link_down");
+  EXPECT_EQ(s.events[0].target, "edge0-agg0[0]");
+  EXPECT_EQ(s.events[0].at, fail_at);
+  EXPECT_EQ(s.events[0].reroute_at, reroute_at);
+  EXPECT_EQ(s.events[0].frames_lost, sent_dead + in_flight);
+  EXPECT_GT(s.events[0].flows_affected, 0u);
+  EXPECT_LE(s.events[0].flows_affected, w->fabric->messages().size());
+  EXPECT_EQ(s.events[0].unreachable_flows, 0u);
+  EXPECT_EQ(s.unreachable_flows, 0u);
+}
+
+TEST(FailureTest, LinkDownRunsAreDeterministic) {
+  auto a = RunLinkDown();
+  a->failures->Start();
+  a->sched.EnableWindows(a->fabric->lookahead(), a->fabric->num_domains());
+  a->sched.RunUntil(Time::Infinite());
+  auto b = RunLinkDown();
+  b->failures->Start();
+  b->sched.EnableWindows(b->fabric->lookahead(), b->fabric->num_domains());
+  b->sched.RunUntil(Time::Infinite());
+  EXPECT_GT(Drops(a->fabric->Totals(), dp::DropReason::kLinkDown), 0u);
+  EXPECT_TRUE(OutcomeOf(*a) == OutcomeOf(*b));
+}
+
+// One switch with nine host ports: 0-2 and 4-8 on co-packaged optics of 4 ports per engine,
+// port 3 on copper between them. Engines fill in port order over the CPO ports only: engine 0
+// is ports {0, 1, 2, 4}, engine 1 ports {5, 6, 7, 8}.
+TEST(FailureTest, CpoEngineFailureTakesDownExactlyItsPorts) {
+  topo::Graph g;
+  const topo::LinkClassId cpo = g.AddLinkClass(
+      topo::LinkClass{"cpo", Rate::FromGbps(400), Time::FromNs(20), topo::Media::kCpo, 5.0, 4});
+  const topo::LinkClassId dac =
+      g.AddLinkClass(topo::LinkClass{"dac", Rate::FromGbps(400), Time::FromNs(10)});
+  std::vector<topo::NodeId> hosts;
+  for (int i = 0; i < 9; ++i) {
+    hosts.push_back(g.AddNode(topo::NodeKind::kHost, 0, -1, "h" + std::to_string(i)));
+  }
+  const topo::NodeId leaf = g.AddNode(topo::NodeKind::kSwitch, 1, -1, "leaf0");
+  for (int i = 0; i < 9; ++i) g.Connect(leaf, hosts[i], i == 3 ? dac : cpo);
+  auto w = MakeWorld(std::move(g), R"pb(failure {
+                                          at_ns: 1000
+                                          engine { switch_name: "leaf0" engine: 1 }
+                                        })pb");
+  // A flow to a host behind the dead engine starts after the failure, one to a live port too.
+  const std::vector<dp::MessageSpec> specs = {{0, 6, 1 << 16, Time::FromUs(2), 26},
+                                              {0, 3, 1 << 16, Time::FromUs(2), 26}};
+  ASSERT_TRUE(w->fabric->AddMessages(specs).ok());
+  w->failures->Start();
+  w->sched.RunUntil(Time::Infinite());
+  for (uint16_t p = 0; p < 9; ++p) {
+    EXPECT_EQ(w->fabric->port(leaf, p).link_down(), p >= 5) << "port " << p;
+    EXPECT_EQ(w->fabric->link_up(w->graph.node(leaf).links[p]), p < 5) << "port " << p;
+  }
+  EXPECT_TRUE(w->fabric->messages()[0].unreachable);
+  EXPECT_FALSE(w->fabric->messages()[0].completed());
+  EXPECT_TRUE(w->fabric->messages()[1].completed());
+  const FailureSummary s = w->failures->Summary();
+  ASSERT_EQ(s.events.size(), 1u);
+  EXPECT_EQ(s.events[0].kind, "engine_down");
+  EXPECT_EQ(s.events[0].target, "leaf0.engine1");
+  EXPECT_EQ(s.unreachable_flows, 1u);
+  ExpectFramesConserved(*w);
+}
+
+// h1's only link dies under a running flow: once routes reconverge nothing reaches h1, the flow
+// is given up, as is one that starts later, and the run ends.
+TEST(FailureTest, HostLinkDownWithNoOtherPathMakesTheFlowUnreachableAndTheRunEnds) {
+  topo::Graph g;
+  const topo::NodeId h0 = g.AddNode(topo::NodeKind::kHost, 0, -1, "h0");
+  const topo::NodeId h1 = g.AddNode(topo::NodeKind::kHost, 0, -1, "h1");
+  const topo::NodeId leaf = g.AddNode(topo::NodeKind::kSwitch, 1, -1, "leaf0");
+  g.Connect(h0, leaf, Rate::FromGbps(100), Time::FromNs(500));
+  g.Connect(h1, leaf, Rate::FromGbps(100), Time::FromNs(500));
+  auto w = MakeWorld(std::move(g), R"pb(
+    failure {
+      at_ns: 5000
+      link { a: "leaf0" b: "h1" }
+    }
+    routing { reconverge_delay_ns: 2000 }
+  )pb");
+  const std::vector<dp::MessageSpec> specs = {{0, 1, 10 << 20, Time::Zero(), 26},
+                                              {1, 0, 10 << 20, Time::Zero(), 26},
+                                              {0, 1, 1 << 20, Time::FromUs(100), 26}};
+  ASSERT_TRUE(w->fabric->AddMessages(specs).ok());
+  w->failures->Start();
+  w->sched.RunUntil(Time::Infinite());
+  ASSERT_TRUE(w->sched.empty());
+  for (const dp::MessageState& m : w->fabric->messages()) {
+    EXPECT_TRUE(m.unreachable);
+    EXPECT_FALSE(m.completed());
+    EXPECT_LT(m.bytes_delivered, m.spec.size_bytes);
+  }
+  const FailureSummary s = w->failures->Summary();
+  ASSERT_EQ(s.events.size(), 1u);
+  EXPECT_EQ(s.events[0].reroute_at, Time::FromUs(7));
+  EXPECT_EQ(s.events[0].unreachable_flows, 2u);  // the two running; the third at its start
+  EXPECT_EQ(s.unreachable_flows, 3u);
+  EXPECT_GT(s.events[0].frames_lost, 0u);
+  EXPECT_EQ(s.events[0].flows_affected, 2u);
+  ExpectFramesConserved(*w);
+}
+
+// Through the scenario file and the software run: a fabric link and a host link flap forty times
+// each while every host sends. The run must end with every flow done: completed, or given up
+// when a reconvergence found h0 cut off.
+TEST(FailureTest, FlappingNeverHangs) {
+  auto scenario = LoadScenarioText(R"pb(
+                                     topology {
+                                       fat_tree { k: 4 link_rate_gbps: 100 link_delay_ns: 1000 }
+                                       failure {
+                                         at_ns: 10000
+                                         link { a: "agg2" b: "core0" }
+                                         flap { down_ns: 3000 period_ns: 7000 count: 40 }
+                                       }
+                                       failure {
+                                         at_ns: 12000
+                                         link { a: "h0" b: "edge0" }
+                                         flap { down_ns: 2000 period_ns: 9000 count: 40 }
+                                       }
+                                       routing { reconverge_delay_ns: 1000 }
+                                     }
+                                     nic { transport { retransmit_timeout_ns: 100000 } }
+                                     traffic { permutation { message_bytes: 1048576 } }
+                                     run { seed: 5 }
+                                   )pb",
+                                   "flap.textproto");
+  ASSERT_TRUE(scenario.ok()) << scenario.status().message();
+  SoftwareRunOptions opt;
+  opt.seed = 5;
+  auto run = RunSoftware(*scenario, opt);
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  EXPECT_FALSE(run->stopped_early);
+  Emulation& e = *run->emulation;
+  ASSERT_NE(e.failures, nullptr);
+  uint64_t unreachable = 0;
+  for (const dp::MessageState& m : e.fabric->messages()) {
+    EXPECT_TRUE(m.completed() || m.unreachable);
+    if (m.spec.src_host != 0 && m.spec.dst_host != 0) {
+      EXPECT_TRUE(m.completed()) << m.spec.src_host << " -> " << m.spec.dst_host;
+    }
+    unreachable += m.unreachable;
+  }
+  const FailureSummary s = e.failures->Summary();
+  EXPECT_EQ(s.events.size(), 160u);  // 2 failures x 40 flaps x (down, up)
+  for (const FailureEventSummary& ev : s.events) {
+    EXPECT_EQ(ev.reroute_at, ev.at + Time::FromNs(1000)) << ev.kind << " " << ev.target;
+  }
+  EXPECT_EQ(s.unreachable_flows, unreachable);
+}
+
+TEST(FailureTest, RefusesTargetsTheGraphDoesNotHave) {
+  const topo::Graph g = FatTree4();
+  const std::pair<const char*, const char*> cases[] = {
+      {R"pb(failure {
+              at_ns: 1
+              link { a: "edge0" b: "nope" }
+            })pb",
+       "failure[0].link.b: no node named \"nope\""},
+      {R"pb(failure {
+              at_ns: 1
+              link { a: "edge0" b: "core0" }
+            })pb",
+       "failure[0].link: no link between edge0 and core0"},
+      {R"pb(failure {
+              at_ns: 1
+              link { a: "edge0" b: "agg0" index: 1 }
+            })pb",
+       "failure[0].link.index: edge0 and agg0 have 1 link(s), numbered from 0"},
+      {R"pb(failure { at_ns: 1 switch_name: "h3" })pb",
+       "failure[0].switch_name: h3 is a host, not a switch"},
+      {R"pb(failure { at_ns: 1 switch_name: "core0" }
+            failure {
+              at_ns: 1
+              engine { switch_name: "core0" }
+            })pb",
+       "failure[1].engine.engine: core0 has 0 optical engine(s), numbered from 0"},
+      {R"pb(failure { link { a: "edge0" b: "agg0" } })pb", "failure[0].at_ns: demanded"},
+      {R"pb(failure {
+              at_ns: 1
+              switch_name: "core0"
+              flap { down_ns: 5 period_ns: 5 }
+            })pb",
+       "failure[0].flap.period_ns: must exceed down_ns"},
+  };
+  for (const auto& [text, error] : cases) {
+    const StatusOr<ResolvedFailures> r = ResolveFailures(TopologyText(text), g);
+    ASSERT_FALSE(r.ok()) << text;
+    EXPECT_EQ(r.status().message(), error);
+  }
+}
+
+TEST(FailureTest, SwitchFailureTakesAllItsLinksAndFlapsUnroll) {
+  const topo::Graph g = FatTree4();
+  const StatusOr<ResolvedFailures> r =
+      ResolveFailures(TopologyText(R"pb(
+                        failure {
+                          at_ns: 100
+                          switch_name: "agg1"
+                          flap { down_ns: 10 period_ns: 50 count: 3 }
+                        }
+                      )pb"),
+                      g);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->targets.size(), 1u);
+  EXPECT_EQ(r->targets[0].links.size(), 4u);  // k = 4 ports
+  const int64_t want_ns[] = {100, 110, 150, 160, 200, 210};
+  ASSERT_EQ(r->changes.size(), 6u);
+  for (size_t i = 0; i < 6; ++i) {
+    EXPECT_EQ(r->changes[i].at, Time::FromNs(want_ns[i]));
+    EXPECT_EQ(r->changes[i].up, i % 2 == 1);
+  }
+}
+
+}  // namespace
+}  // namespace fe::control
