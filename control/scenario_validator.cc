@@ -60,6 +60,7 @@ std::vector<std::string> ValidateScenario(const Scenario& scenario,
   if (v.out.Present(v.root, Scenario::kTopologyFieldNumber, scenario.has_topology(),
                     "a topology { fat_tree | clos | rail_optimized | graph { ... } }")) {
     ValidateTopology(v);
+    ValidateFailures(v);
   }
   if (scenario.has_switch_()) ValidateSwitch(v);
   if (scenario.has_nic()) ValidateNic(v);

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 
+#include "control/scenario_validator.h"
 #include "control/validation_site.h"
 #include "proto/scenario.pb.h"
 #include "topology/graph.h"
@@ -68,6 +69,7 @@ void ReportTopologyError(Validation& v, const Site& topology_site, const std::st
 
 // The sections, in the order the driver runs them. Each reports into v.out.
 void ValidateTopology(Validation& v);  // fills v.graph when the topology builds
+void ValidateFailures(Validation& v);
 void ValidateSwitch(Validation& v);
 void ValidateNic(Validation& v);
 // Builds NICs and switches as the run will, once every field check has passed.
