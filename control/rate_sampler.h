@@ -41,6 +41,11 @@ class RateSampler final : public EventHandler {
   // by (nothing throttles it). messages and the sources must outlive the sampler.
   RateSampler(Scheduler* sched, const dp::MessageTable* messages, dp::CongestionControl cc,
               std::function<Rate(uint32_t)> line_rate, Time interval, RateSources sources = {});
+  // The same where every message's line rate is one rate.
+  RateSampler(Scheduler* sched, const dp::MessageTable* messages, dp::CongestionControl cc,
+              Rate line_rate, Time interval, RateSources sources = {})
+      : RateSampler(
+            sched, messages, cc, [line_rate](uint32_t) { return line_rate; }, interval, sources) {}
 
   // Schedules the first sample one interval from now.
   void Start();
