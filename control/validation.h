@@ -29,8 +29,7 @@ inline constexpr double kMinPositiveTimeNs = 0.001;
 // packets, so a message's PSNs never wrap.
 inline constexpr int64_t kMaxMessageBytes = int64_t{1} << 31;
 
-class Validation {
- public:
+struct Validation {
   Validation(const fabric_emu::Scenario& scenario, const pb::TextFormat::ParseInfoTree& locations,
              const std::string& file);
 

@@ -266,5 +266,36 @@ TEST(TopologyValidationTest, ACaptureByNameRecordsThatSwitchsPort) {
   std::filesystem::remove(std::filesystem::path(dir) / "n.pcapng");
 }
 
+// A CDF load's size is counted at each host's own link rate: hosts on 100 and 300 Gb/s offering
+// their full rate in flows of 1000 bytes on average (uniform on [0, 2000]) for 1 s make
+// (100e9 + 300e9) / (8 x 1000) = 5e7 flows, past the 16,776,960 a run holds. (Host 0's rate
+// for both would say 2.5e7.)
+TEST(TopologyValidationTest, ACdfLoadIsCountedAtEachHostsOwnLinkRate) {
+  const std::filesystem::path dir =
+      std::filesystem::path(::testing::TempDir()) / "topology_validation_cdf";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "uniform.cdf") << "0 0\n2000 100\n";
+  const std::string text =
+      "topology {\n"
+      "  link_class { name: \"slow\" rate_gbps: 100 }\n"
+      "  link_class { name: \"fast\" rate_gbps: 300 }\n"
+      "  graph {\n"
+      "    node { name: \"h0\" host: true }\n"
+      "    node { name: \"h1\" host: true }\n"
+      "    node { name: \"s0\" }\n"
+      "    link { a: \"h0\" b: \"s0\" link_class: \"slow\" }\n"
+      "    link { a: \"h1\" b: \"s0\" link_class: \"fast\" }\n"
+      "  }\n"
+      "}\n"
+      "traffic { cdf_load { cdf_file: \"uniform.cdf\" load_fraction: 1 duration_ns: 1e9 } }\n";
+  const StatusOr<fabric_emu::Scenario> s = LoadScenarioText(text, (dir / "s.textproto").string());
+  ASSERT_FALSE(s.ok());
+  const std::string e = s.status().message();
+  EXPECT_TRUE(StartsWith(e, (dir / "s.textproto").string() +
+                                ":12: traffic[0]: the traffic up to here holds about 50000000 "
+                                "messages"))
+      << e;
+}
+
 }  // namespace
 }  // namespace fe::control
