@@ -14,7 +14,7 @@ namespace {
 
 constexpr std::string_view kVersion = "0.1.0";
 
-enum class Option { kOut, kSeed, kQuiet, kEal, kDurationS, kRealtime };
+enum class Option { kOut, kSeed, kQuiet, kEal, kDurationS, kRealtime, kPair, kDot, kJson };
 
 struct OptionSpec {
   std::string_view name;
@@ -36,12 +36,20 @@ constexpr OptionSpec kServeOptions[] = {
     {"--duration-s", Option::kDurationS, true},
 };
 
+constexpr OptionSpec kTopoOptions[] = {
+    {"--pair", Option::kPair, true},
+    {"--dot", Option::kDot, true},
+    {"--json", Option::kJson, true},
+};
+
 std::span<const OptionSpec> OptionsOf(Command command) {
   switch (command) {
     case Command::kRun:
       return kRunOptions;
     case Command::kServe:
       return kServeOptions;
+    case Command::kTopo:
+      return kTopoOptions;
     default:
       return {};
   }
@@ -51,6 +59,7 @@ std::optional<Command> CommandNamed(std::string_view name) {
   if (name == "run") return Command::kRun;
   if (name == "validate") return Command::kValidate;
   if (name == "serve") return Command::kServe;
+  if (name == "topo") return Command::kTopo;
   return std::nullopt;
 }
 
@@ -62,6 +71,8 @@ std::string_view NameOf(Command command) {
       return "validate";
     case Command::kServe:
       return "serve";
+    case Command::kTopo:
+      return "topo";
     case Command::kHelp:
       return "help";
     case Command::kVersion:
@@ -122,6 +133,20 @@ Status ApplyOption(Command command, const OptionSpec& spec, std::string_view val
       args->duration_s = seconds;
       return Status::Ok();
     }
+    case Option::kPair: {
+      const size_t comma = value.find(',');
+      if (comma == std::string_view::npos || comma == 0 || comma + 1 == value.size()) {
+        return UsageError(command,
+                          flag + " takes two endpoints A,B (host index or name), got " + quoted);
+      }
+      args->pair.emplace(std::string(value.substr(0, comma)), std::string(value.substr(comma + 1)));
+      return Status::Ok();
+    }
+    case Option::kDot:
+    case Option::kJson:
+      if (value.empty()) return UsageError(command, flag + " needs a file, or - for stdout");
+      (spec.option == Option::kDot ? args->dot_file : args->json_file) = std::string(value);
+      return Status::Ok();
   }
   return Status::Ok();
 }
@@ -164,9 +189,11 @@ StatusOr<CliArgs> ParseCommand(Command command, std::span<const std::string_view
       }
       value = arg.substr(eq + 1);
     } else if (spec->takes_value) {
-      // EAL arguments start with '-' themselves, so only --eal may take a dash-led value.
+      // EAL arguments start with '-' themselves, so only --eal may take a dash-led value; "-"
+      // alone is stdout.
       const bool next_is_value =
-          i + 1 < rest.size() && (spec->option == Option::kEal || !rest[i + 1].starts_with("--"));
+          i + 1 < rest.size() &&
+          (spec->option == Option::kEal || rest[i + 1] == "-" || !rest[i + 1].starts_with("--"));
       if (!next_is_value) return UsageError(command, std::string(name) + " needs a value");
       value = rest[++i];
     }
@@ -175,9 +202,14 @@ StatusOr<CliArgs> ParseCommand(Command command, std::span<const std::string_view
   if (args.command == Command::kRun && (args.eal_args || args.duration_s)) {
     return UsageError(command, "--eal and --duration-s go with --realtime");
   }
+  if (args.dot_file == "-" && args.json_file == "-") {
+    return UsageError(command, "--dot - and --json - cannot both go to stdout");
+  }
   if (args.scenario_path.empty()) {
     return UsageError(command, "missing SCENARIO, the scenario file to " +
-                                   std::string(command == Command::kValidate ? "check" : "run"));
+                                   std::string(command == Command::kValidate ? "check"
+                                               : command == Command::kTopo   ? "describe"
+                                                                             : "run"));
   }
   return args;
 }
@@ -196,6 +228,13 @@ constexpr std::string_view kValidateExitStatusHelp =
     "  2  bad usage, or the scenario was refused: every error is printed as\n"
     "     FILE:LINE: field.path: reason (a syntax error as FILE:LINE:COLUMN: reason)\n";
 
+constexpr std::string_view kTopoExitStatusHelp =
+    "Exit status:\n"
+    "  0  the fabric was described\n"
+    "  1  an output file could not be written\n"
+    "  2  bad usage, or the scenario was refused: every error is printed as\n"
+    "     FILE:LINE: field.path: reason (a syntax error as FILE:LINE:COLUMN: reason)\n";
+
 constexpr std::string_view kOverviewHelp =
     "fabric-emu: a RoCEv2 datacenter-fabric emulator. It runs RoCE traffic across an emulated\n"
     "fat-tree of switches and NICs and reports flow completion times, queues and drops.\n"
@@ -204,6 +243,7 @@ constexpr std::string_view kOverviewHelp =
     "  fabric-emu run SCENARIO.textproto [--out DIR] [--seed N] [--quiet]\n"
     "  fabric-emu validate SCENARIO.textproto\n"
     "  fabric-emu serve SCENARIO.textproto [--eal \"ARGS\"] [--duration-s S] [--out DIR]\n"
+    "  fabric-emu topo SCENARIO.textproto [--pair A,B] [--dot FILE|-] [--json FILE|-]\n"
     "  fabric-emu COMMAND --help       details of one command\n"
     "  fabric-emu --version\n"
     "\n"
@@ -214,6 +254,8 @@ constexpr std::string_view kOverviewHelp =
     "  validate  check a scenario without running it\n"
     "  serve     real-time mode: real hosts on DPDK ports send through the emulated fabric,\n"
     "            alongside the scenario's emulated traffic\n"
+    "  topo      describe the fabric the scenario builds: nodes, ports, bisection,\n"
+    "            oversubscription, diameter, paths, cables and optics; Graphviz and JSON\n"
     "\n"
     "A scenario is a Protobuf text file; docs/scenario.md describes every field.\n"
     "\n"
@@ -263,6 +305,38 @@ constexpr std::string_view kValidateHelp =
     "  fabric-emu validate scenarios/default.textproto && echo valid\n"
     "\n";
 
+constexpr std::string_view kTopoHelp =
+    "Usage: fabric-emu topo SCENARIO.textproto [--pair A,B] [--dot FILE|-] [--json FILE|-]\n"
+    "\n"
+    "Builds the scenario's fabric (after checking the whole scenario, as run does) and\n"
+    "describes it; runs no traffic. The text on stdout gives:\n"
+    "  nodes             hosts (endpoints), switches and links; per role its tier, how many\n"
+    "                    nodes and the fewest and most ports one of them uses\n"
+    "  bisection         the maximum flow from the first half of the hosts (by index) to\n"
+    "                    the second, every link carrying its rate each way\n"
+    "  oversubscription  per switch tier: capacity towards the tier below / towards the\n"
+    "                    tier above (2.00:1 means twice as much down as up)\n"
+    "  diameter          the longest shortest path between two hosts, in links\n"
+    "  paths             shortest paths and their length between the --pair endpoints\n"
+    "  cables, optics    links per media, transceiver ends, optics power in W\n"
+    "                    (2 ends x pJ/bit x rate per link) and CPO optical engines\n"
+    "docs/topology.md explains each figure.\n"
+    "\n"
+    "Options:\n"
+    "  --pair A,B      the endpoints whose paths are counted, as host indices or names\n"
+    "                  (e.g. 0,255 or h0,h255). Default: host 0 and the last host\n"
+    "  --dot FILE      write the graph for Graphviz, switches ranked by tier\n"
+    "                  (render: dot -Tsvg FILE -o fabric.svg); - writes it to stdout\n"
+    "  --json FILE     write the graph (nodes, links, link classes) and every figure above\n"
+    "                  as JSON; - writes it to stdout\n"
+    "  -h, --help      this text\n"
+    "\n"
+    "Examples:\n"
+    "  fabric-emu topo scenarios/clos_2to1.textproto\n"
+    "  fabric-emu topo scenarios/rail_scaleup.textproto --pair h0,h8 --json fabric.json\n"
+    "  fabric-emu topo scenarios/default.textproto --dot - | dot -Tsvg -o fabric.svg\n"
+    "\n";
+
 constexpr std::string_view kServeHelp =
     "Usage: fabric-emu serve SCENARIO.textproto [--eal \"ARGS\"] [--duration-s S] [--out DIR]\n"
     "                        [--seed N] [--quiet]\n"
@@ -303,7 +377,7 @@ StatusOr<CliArgs> ParseCliArgs(int argc, char** argv) {
       const std::optional<Command> topic = CommandNamed(all[1]);
       if (!topic) {
         return Status::Error("help: no command '" + std::string(all[1]) +
-                             "'; commands are run, validate and serve");
+                             "'; commands are run, validate, serve and topo");
       }
       args.help_topic = *topic;
     }
@@ -313,7 +387,7 @@ StatusOr<CliArgs> ParseCliArgs(int argc, char** argv) {
   if (!command) {
     const std::string what = first.starts_with("-") ? "unknown option '" : "unknown command '";
     return Status::Error(what + std::string(first) +
-                         "'; commands are run, validate and serve (see 'fabric-emu --help')");
+                         "'; commands are run, validate, serve and topo (see 'fabric-emu --help')");
   }
   return ParseCommand(*command, std::span(all).subspan(1));
 }
@@ -330,13 +404,17 @@ std::string HelpText(Command topic) {
     case Command::kServe:
       body = kServeHelp;
       break;
+    case Command::kTopo:
+      body = kTopoHelp;
+      break;
     case Command::kHelp:
     case Command::kVersion:
       body = kOverviewHelp;
       break;
   }
-  return std::string(body) +
-         std::string(topic == Command::kValidate ? kValidateExitStatusHelp : kExitStatusHelp);
+  return std::string(body) + std::string(topic == Command::kValidate ? kValidateExitStatusHelp
+                                         : topic == Command::kTopo   ? kTopoExitStatusHelp
+                                                                     : kExitStatusHelp);
 }
 
 std::string VersionText() { return "fabric-emu " + std::string(kVersion) + "\n"; }

@@ -3,12 +3,14 @@
 //   fabric-emu run SCENARIO [--out DIR] [--seed N] [--quiet]
 //   fabric-emu validate SCENARIO
 //   fabric-emu serve SCENARIO [--eal "ARGS"] [--duration-s S] [--out DIR] [--seed N] [--quiet]
+//   fabric-emu topo SCENARIO [--pair A,B] [--dot FILE|-] [--json FILE|-]
 //   fabric-emu --help | help [COMMAND] | COMMAND --help | --version
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "core/status.h"
 #include "proto/scenario.pb.h"
@@ -20,7 +22,7 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitRuntimeFailure = 1;  // the scenario was valid but the run failed
 inline constexpr int kExitBadInput = 2;        // bad usage, or a scenario refused
 
-enum class Command { kHelp, kVersion, kRun, kValidate, kServe };
+enum class Command { kHelp, kVersion, kRun, kValidate, kServe, kTopo };
 
 struct CliArgs {
   Command command = Command::kHelp;
@@ -32,6 +34,10 @@ struct CliArgs {
   bool quiet = false;            // run, serve: --quiet, turns run.progress off
   std::optional<std::string> eal_args;  // serve: --eal, replaces realtime.eal_args
   std::optional<double> duration_s;     // serve: --duration-s, replaces run.stop_ns
+  // topo: --pair A,B, the endpoints (host index or name) whose paths are counted.
+  std::optional<std::pair<std::string, std::string>> pair;
+  std::string dot_file;   // topo: --dot, Graphviz output ("-": stdout); empty: none
+  std::string json_file;  // topo: --json, JSON output ("-": stdout); empty: none
 };
 
 // Parses argv (argv[0] is the program). An error says what is wrong and which help to read;

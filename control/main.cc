@@ -11,6 +11,7 @@
 #include "control/scenario_loader.h"
 #include "control/serve.h"
 #include "control/software_run.h"
+#include "control/topo_command.h"
 #include "dataplane/eal.h"
 
 namespace fe::control {
@@ -97,6 +98,7 @@ int Main(int argc, char** argv) {
     case Command::kRun:
     case Command::kValidate:
     case Command::kServe:
+    case Command::kTopo:
       break;
   }
   StatusOr<fabric_emu::Scenario> loaded = LoadScenarioFile(args.scenario_path);
@@ -109,6 +111,14 @@ int Main(int argc, char** argv) {
   if (args.command == Command::kValidate) {
     std::cout << args.scenario_path << ": valid\n";
     return kExitOk;
+  }
+  if (args.command == Command::kTopo) {
+    TopoOptions options;
+    options.scenario_dir = ScenarioDir(args.scenario_path);
+    options.pair = args.pair;
+    options.dot_file = args.dot_file;
+    options.json_file = args.json_file;
+    return RunTopo(scenario, options, std::cout, std::cerr);
   }
   if (args.command == Command::kServe) {
     ServeOptions options;

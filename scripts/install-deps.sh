@@ -13,6 +13,8 @@ packages=(
   libgtest-dev libgmock-dev googletest libbenchmark-dev time
   # Real peers and packet dissection for end-to-end tests.
   iproute2 iputils-ping iperf3 ethtool tshark python3
+  # `fabric-emu topo --dot` output is checked by rendering it.
+  graphviz
 )
 
 # dpkg-query prints nothing for a name it has never heard of, so absence of "ii" means missing.

@@ -41,4 +41,10 @@ Status CheckSwitchPorts(const std::string& path, int64_t ports, int32_t radix,
   return Status::Ok();
 }
 
+Status CheckLinkTotal(const std::string& path, int64_t links) {
+  if (links <= kMaxLinks) return Status::Ok();
+  return FieldError(path, "the fabric would have " + std::to_string(links) + " links, more than " +
+                              std::to_string(kMaxLinks) + " (~50 bytes each in the graph alone)");
+}
+
 }  // namespace fe::topo

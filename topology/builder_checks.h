@@ -21,4 +21,7 @@ Status CheckCount(const std::string& path, int64_t v, int64_t lo, int64_t hi,
 Status CheckSwitchPorts(const std::string& path, int64_t ports, int32_t radix,
                         const std::string& radix_path);
 
+// A fabric of `links` links in all, at most kMaxLinks; checked before anything is built.
+Status CheckLinkTotal(const std::string& path, int64_t links);
+
 }  // namespace fe::topo

@@ -143,6 +143,11 @@ Status AddClos(const fabric_emu::Clos& clos, Graph& graph) {
     if (!s.ok()) return s;
   }
 
+  int64_t links = hosts;
+  for (const Tier& tier : tiers) links += tier.switches * tier.up;
+  s = CheckLinkTotal("clos.tier", links);
+  if (!s.ok()) return s;
+
   // Nodes: hosts, then each tier.
   const int64_t leaves_per_pod = tiers[0].switches / pods;
   const int64_t spines_per_pod = tiers[1].switches / (num_tiers == 3 ? pods : 1);

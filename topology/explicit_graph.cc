@@ -111,6 +111,10 @@ Status AddNodesAndLinks(const fabric_emu::ExplicitGraph& in, const Where& where,
     }
     wants.push_back({ends[0], ends[1], *c, l.count()});
   }
+  int64_t total_links = 0;
+  for (const Want& w : wants) total_links += w.count;
+  s = CheckLinkTotal(where("link", -1), total_links);
+  if (!s.ok()) return s;
   for (int i = 0; i < num_nodes; ++i) {
     const fabric_emu::GraphNode& n = in.node(i);
     if (n.host()) {

@@ -48,6 +48,7 @@ Status ReadGraphFile(const std::string& file, const std::string& scenario_dir, G
                                  " bytes, more than the 64 MiB a graph file may have");
   }
   std::ifstream in(path, std::ios::binary);
+  if (!in.is_open()) return FieldError(where, Quoted(file) + ": cannot be opened");
   std::ostringstream text;
   text << in.rdbuf();
   if (!in && !in.eof()) return FieldError(where, Quoted(file) + ": cannot be read");

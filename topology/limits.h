@@ -26,6 +26,12 @@ inline constexpr double kMaxPjPerBit = 1000;
 inline constexpr int kMaxPortsPerSwitch = 1024;
 // Host addresses come from 198.18.0.0/15 without its network and broadcast addresses.
 inline constexpr int64_t kMaxEndpoints = (int64_t{1} << 17) - 2;
+// Links in one fabric: LinkId is 32-bit, but a link costs ~50 bytes in the graph alone and more
+// in the fabric that runs it; 16 M links is 85 times a k = 64 fat-tree and already ~1 GB.
+inline constexpr int64_t kMaxLinks = int64_t{1} << 24;
+// Scale-up planes per domain: NVL72 joins 72 accelerators through 18 switch chips; 64 leaves
+// room for more and keeps the links (endpoints x planes) within kMaxLinks.
+inline constexpr int kMaxScaleUpSwitchesPerDomain = 64;
 // Link classes are numbered by 16 bits in every link; a scenario with more than a thousand
 // kinds of cable is a generated mistake.
 inline constexpr int kMaxLinkClasses = 1024;

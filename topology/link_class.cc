@@ -9,19 +9,19 @@
 namespace fe::topo {
 
 double DefaultPjPerBit(Media media) {
-  // Per link end, module or engine share only (the switch's own SerDes are not counted);
-  // docs/topology.md gives the sources.
+  // Per link end: the module or the engine's share, not the switch's own SerDes. 800G figures,
+  // W / 800 Gb/s; docs/topology.md gives the sources.
   switch (media) {
     case Media::kDac:
       return 0;  // passive copper draws nothing itself
     case Media::kAoc:
-      return 15;  // ~12 W for an 800G active optical cable end
+      return 15;  // a short-reach transceiver fixed to each end, ~12 W
     case Media::kPluggable:
-      return 18;  // ~14-16 W for an 800G DSP transceiver
+      return 18;  // DSP modules, 14-16 W
     case Media::kLpo:
-      return 10;  // ~8 W for an 800G linear-drive module (no DSP)
+      return 10;  // linear drive, no DSP, 8-9 W
     case Media::kCpo:
-      return 5;  // co-packaged engines, ~5 pJ/bit announced
+      return 7;  // co-packaged engines, 5.5 W per 800G port (51.2T, 2023)
   }
   return 0;
 }

@@ -1,6 +1,7 @@
 #include "topology/metrics.h"
 
 #include <algorithm>
+#include <bit>
 #include <limits>
 #include <map>
 #include <tuple>
@@ -29,8 +30,8 @@ double BisectionBps(const Graph& graph) {
   MaxFlow flow(n + 2);
   for (const Link& l : graph.links()) {
     const int sa = side(l.a.node), sb = side(l.b.node);
-    if (sa >= 0 && sb <= 0) flow.AddArc(l.a.node, l.b.node, l.rate.bps());
-    if (sb >= 0 && sa <= 0) flow.AddArc(l.b.node, l.a.node, l.rate.bps());
+    if (sa <= 0 && sb >= 0) flow.AddArc(l.a.node, l.b.node, l.rate.bps());
+    if (sb <= 0 && sa >= 0) flow.AddArc(l.b.node, l.a.node, l.rate.bps());
   }
   const int64_t unlimited = std::numeric_limits<int64_t>::max() / 4;
   for (size_t h = 0; h < hosts; ++h) {
@@ -73,27 +74,64 @@ uint32_t DiameterLinks(const Graph& graph) {
     return shared_domain[a] == kMixed || shared_domain[b] == kMixed ||
            shared_domain[a] != shared_domain[b] || shared_domain[a] < 0;
   };
-  uint32_t diameter = 0;
-  std::vector<uint32_t> dist(num_nodes);
-  std::vector<NodeId> queue;
-  for (NodeId from : attach) {
-    std::fill(dist.begin(), dist.end(), kUnreached);
-    dist[from] = 0;
-    queue.assign(1, from);
-    for (size_t head = 0; head < queue.size(); ++head) {
-      const NodeId u = queue[head];
-      for (LinkId l : graph.node(u).links) {
-        const Link& link = graph.link(l);
-        const NodeId v = link.a.node == u ? link.b.node : link.a.node;
-        if (dist[v] != kUnreached || graph.node(v).kind != NodeKind::kSwitch) continue;
-        dist[v] = dist[u] + 1;
-        queue.push_back(v);
+  // Switch-to-switch adjacency: hosts do not forward.
+  std::vector<NodeId> switches;
+  std::vector<uint32_t> adj_begin(num_nodes + 1, 0);
+  std::vector<NodeId> adj;
+  for (NodeId u = 0; u < num_nodes; ++u) {
+    const Node& node = graph.node(u);
+    if (node.kind == NodeKind::kSwitch) {
+      switches.push_back(u);
+      for (uint16_t p = 0; p < node.links.size(); ++p) {
+        const NodeId v = graph.Peer({u, p}).node;
+        if (graph.node(v).kind == NodeKind::kSwitch) adj.push_back(v);
       }
     }
+    adj_begin[u + 1] = static_cast<uint32_t>(adj.size());
+  }
+
+  // Breadth-first from 64 attachment switches at once: bit b of a node's mask stands for source
+  // first + b, so one sweep over the links per level serves 64 searches.
+  uint32_t diameter = 0;
+  std::vector<uint64_t> seen(num_nodes), frontier(num_nodes), next(num_nodes);
+  for (size_t first = 0; first < attach.size(); first += 64) {
+    const size_t batch = std::min<size_t>(64, attach.size() - first);
+    std::fill(seen.begin(), seen.end(), 0);
+    std::fill(frontier.begin(), frontier.end(), 0);
+    // Sources whose hosts meet hosts on `to` over the NICs, `links` switch hops apart.
+    auto record = [&](NodeId to, uint64_t bits, uint32_t links) {
+      for (; bits != 0; bits &= bits - 1) {
+        if (pair_crosses(attach[first + std::countr_zero(bits)], to)) {
+          diameter = std::max(diameter, links + 2);
+        }
+      }
+    };
+    for (size_t b = 0; b < batch; ++b) {
+      seen[attach[first + b]] |= uint64_t{1} << b;
+      frontier[attach[first + b]] |= uint64_t{1} << b;
+    }
+    for (size_t b = 0; b < batch; ++b) record(attach[first + b], uint64_t{1} << b, 0);
+    for (uint32_t level = 1;; ++level) {
+      bool grew = false;
+      for (NodeId v : switches) {
+        uint64_t in = 0;
+        for (uint32_t i = adj_begin[v]; i < adj_begin[v + 1]; ++i) in |= frontier[adj[i]];
+        next[v] = in & ~seen[v];
+      }
+      for (NodeId v : switches) {
+        if (next[v] == 0) continue;
+        grew = true;
+        seen[v] |= next[v];
+        if (hosts_on[v] > 0) record(v, next[v], level);
+      }
+      if (!grew) break;
+      std::swap(frontier, next);
+    }
+    const uint64_t all = batch == 64 ? ~uint64_t{0} : (uint64_t{1} << batch) - 1;
     for (NodeId to : attach) {
-      if (!pair_crosses(from, to)) continue;
-      if (dist[to] == kUnreached) return kUnreached;
-      diameter = std::max(diameter, dist[to] + 2);
+      for (uint64_t missing = all & ~seen[to]; missing != 0; missing &= missing - 1) {
+        if (pair_crosses(attach[first + std::countr_zero(missing)], to)) return kUnreached;
+      }
     }
   }
   // Hosts of one domain that share no scale-out switch still meet through the scale-up fabric.

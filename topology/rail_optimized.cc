@@ -51,6 +51,8 @@ Status AddRailOptimized(const fabric_emu::RailOptimized& rail, Graph& graph) {
   const int64_t rail_switches = groups * rails;
   s = CheckSwitchPorts("rail_optimized.spines", rail_switches * up / spines, 0, "");
   if (!s.ok()) return s;
+  s = CheckLinkTotal("rail_optimized.servers", servers * rails + rail_switches * up);
+  if (!s.ok()) return s;
   StatusOr<LinkClassId> host_class =
       FindLinkClass(graph, rail.host_link_class(), "rail_optimized.host_link_class");
   if (!host_class.ok()) return host_class.status();

@@ -23,8 +23,11 @@ Status AddScaleUp(const fabric_emu::ScaleUp& scale_up, Graph& graph) {
                           " endpoints do not split evenly into domains of " + std::to_string(size));
   }
   const int64_t per_domain = scale_up.switches_per_domain();
-  // A host's ports are 16-bit and port 0 is its NIC.
-  s = CheckCount("scale_up.switches_per_domain", per_domain, 1, kMaxPortsPerSwitch - 1);
+  s = CheckCount("scale_up.switches_per_domain", per_domain, 1, kMaxScaleUpSwitchesPerDomain,
+                 "scale-up planes: NVL72 has 18");
+  if (!s.ok()) return s;
+  s = CheckLinkTotal("scale_up.switches_per_domain",
+                     static_cast<int64_t>(graph.links().size()) + hosts * per_domain);
   if (!s.ok()) return s;
   StatusOr<LinkClassId> link_class =
       FindLinkClass(graph, scale_up.link_class(), "scale_up.link_class");

@@ -1,0 +1,134 @@
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "build_test_util.h"
+#include "topology/metrics.h"
+
+namespace fe::topo {
+namespace {
+
+constexpr char kClass[] = "link_class { name: \"c\" rate_gbps: 100 }\n";
+
+// Two switches in a line, two hosts on each.
+constexpr char kLine[] = R"(
+  node { name: "a" host: true } node { name: "b" host: true }
+  node { name: "c1" host: true } node { name: "d" host: true }
+  node { name: "s1" } node { name: "s2" role: "spine" radix: 4 }
+  link { a: "a" b: "s1" link_class: "c" } link { a: "b" b: "s1" link_class: "c" }
+  link { a: "c1" b: "s2" link_class: "c" } link { a: "d" b: "s2" link_class: "c" }
+  link { a: "s1" b: "s2" link_class: "c" count: 2 }
+)";
+
+TEST(ExplicitGraphTest, BuildsListedNodesWithDerivedTiers) {
+  StatusOr<Graph> g = BuildText(std::string(kClass) + "graph {" + kLine + "}");
+  ASSERT_TRUE(g.ok()) << g.status().message();
+  EXPECT_EQ(g->num_hosts(), 4u);
+  EXPECT_EQ(g->links().size(), 6u);
+  EXPECT_EQ(g->node(*g->FindNode("s1")).tier, 1);
+  EXPECT_EQ(g->node(*g->FindNode("s1")).role, "switch");
+  EXPECT_EQ(g->node(*g->FindNode("s2")).role, "spine");
+  // Both halves ({a, b} on s1, {c1, d} on s2) meet over the two parallel links.
+  EXPECT_DOUBLE_EQ(BisectionBps(*g), 2 * 100e9);
+  EXPECT_EQ(DiameterLinks(*g), 3u);
+}
+
+TEST(ExplicitGraphTest, ReadsAFileBesideTheScenario) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "fe_graph_test";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "g.textproto") << kLine;
+  StatusOr<Graph> g = BuildText(std::string(kClass) + "graph { file: \"g.textproto\" }", dir);
+  ASSERT_TRUE(g.ok()) << g.status().message();
+  EXPECT_EQ(g->num_hosts(), 4u);
+  // An error in the file names the file and line.
+  std::ofstream(dir / "bad.textproto") << "node { name: \"x\" host: true }\n"
+                                          "node { name: \"x\" }\n";
+  EXPECT_EQ(ErrorOf(std::string(kClass) + "graph { file: \"bad.textproto\" }", dir),
+            "graph.file: bad.textproto:2: node[1].name: \"x\" is already node[0]'s name");
+  EXPECT_EQ(ErrorOf(std::string(kClass) + "graph { file: \"none.textproto\" }", dir)
+                .rfind("graph.file: \"none.textproto\": no such file", 0),
+            0u);
+  std::filesystem::remove_all(dir);
+}
+
+std::string With(const std::string& extra) {
+  return std::string(kClass) + "graph {" + kLine + extra + "}";
+}
+
+TEST(ExplicitGraphTest, RefusesBadGraphsWithTheFieldPath) {
+  EXPECT_EQ(ErrorOf(With("link { a: \"s1\" b: \"ghost\" link_class: \"c\" }")),
+            "graph.link[5].b: no node is named \"ghost\"");
+  EXPECT_EQ(ErrorOf(With("node { name: \"a\" }")),
+            "graph.node[6].name: \"a\" is already node[0]'s name");
+  EXPECT_EQ(ErrorOf(With("node { name: \"lonely\" host: true }")),
+            "graph.node[6]: host \"lonely\" has no link");
+  EXPECT_EQ(ErrorOf(With("link { a: \"a\" b: \"s2\" link_class: \"c\" }"))
+                .rfind("graph.link[5]: host \"a\" already has link[0]", 0),
+            0u);
+  // s2 has 2 hosts + 2 links to s1 = 4 ports, its radix; one more exceeds it.
+  EXPECT_EQ(ErrorOf(With(
+                "node { name: \"e\" host: true } link { a: \"e\" b: \"s2\" link_class: \"c\" }")),
+            "graph.node[5].radix: a switch needs 5 ports, more than its radix 4");
+  // A host whose switch leads to no other host.
+  EXPECT_EQ(ErrorOf(With("node { name: \"e\" host: true } node { name: \"s3\" } "
+                         "link { a: \"e\" b: \"s3\" link_class: \"c\" }")),
+            "graph.node[6]: host \"e\" can reach no other host");
+}
+
+// 16,385 switch pairs of 1,024 parallel links each: within every switch's ports, but past the
+// 2^24 links a fabric may have; refused before any link is made.
+TEST(ExplicitGraphTest, RefusesMoreLinksThanAFabricMayHave) {
+  std::string extra;
+  for (int i = 0; i <= (1 << 24) / 1024; ++i) {
+    const std::string n = std::to_string(i);
+    extra += "node { name: \"x" + n + "\" } node { name: \"y" + n + "\" } link { a: \"x" + n +
+             "\" b: \"y" + n + "\" link_class: \"c\" count: 1024 }\n";
+  }
+  EXPECT_EQ(ErrorOf(With(extra)).rfind("graph.link: the fabric would have 16778246 links", 0), 0u);
+}
+
+TEST(LinkClassTest, RefusesOutOfRangeFieldsWithThePath) {
+  EXPECT_EQ(ErrorOf("link_class { name: \"x\" rate_gbps: 2000 }")
+                .rfind("link_class[0].rate_gbps: must be in [0.001, 1600]", 0),
+            0u);
+  EXPECT_EQ(
+      ErrorOf("link_class { name: \"x\" rate_gbps: 1 } link_class { name: \"x\" rate_gbps: 1 }"),
+      "link_class[1].name: \"x\" is already the name of link_class[0]");
+  EXPECT_EQ(ErrorOf("link_class { rate_gbps: 1 }"),
+            "link_class[0].name: demanded: a non-empty name");
+  EXPECT_EQ(ErrorOf("link_class { name: \"x\" rate_gbps: 1 bit_error_rate: 0.1 }")
+                .rfind("link_class[0].bit_error_rate: must be in [0, 0.001]", 0),
+            0u);
+  EXPECT_EQ(
+      ErrorOf("link_class { name: \"x\" rate_gbps: 1 ports_per_engine: 4 }"),
+      "link_class[0].ports_per_engine: only a CPO class shares optical engines between ports");
+  EXPECT_EQ(ErrorOf("link_class { name: \"x\" rate_gbps: 1 delay_ns: 5 length_m: 1 }"),
+            "link_class[0].length_m: give delay_ns or length_m, not both");
+}
+
+TEST(LinkClassTest, FatTreeByClassKeepsItsNumbering) {
+  StatusOr<Graph> by_class = BuildText(
+      "link_class { name: \"x\" rate_gbps: 400 delay_ns: 250 } fat_tree { k: 4 link_class: \"x\" "
+      "}");
+  StatusOr<Graph> by_rate = BuildText("fat_tree { k: 4 link_rate_gbps: 400 link_delay_ns: 250 }");
+  ASSERT_TRUE(by_class.ok() && by_rate.ok());
+  ASSERT_EQ(by_class->links().size(), by_rate->links().size());
+  for (size_t l = 0; l < by_rate->links().size(); ++l) {
+    const Link& a = by_class->link(l);
+    const Link& b = by_rate->link(l);
+    EXPECT_EQ(a.a.node, b.a.node);
+    EXPECT_EQ(a.b.port, b.b.port);
+    EXPECT_EQ(a.rate, b.rate);
+    EXPECT_EQ(a.delay, b.delay);
+  }
+  EXPECT_EQ(
+      ErrorOf("fat_tree { k: 4 link_class: \"x\" link_rate_gbps: 10 } link_class { name: \"x\" "
+              "rate_gbps: 1 }"),
+      "fat_tree.link_rate_gbps: give link_class or link_rate_gbps and link_delay_ns, not both");
+}
+
+}  // namespace
+}  // namespace fe::topo
