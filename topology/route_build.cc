@@ -1,80 +1,32 @@
 // RouteTable::Build without a search per destination host.
 //
-// Hosts never forward, so a destination's distance over the switches depends only on the set of
-// switches it attaches to, and within one connected component of the live switch graph only on
-// the part of that set inside it. A k-ary fat-tree's k^3/4 hosts then need k^2/2 searches (one
-// per edge switch), and a rail-optimised fabric with scale-up domains, where every endpoint has a
-// set of its own (its rail switch and its domain's scale-up switches), needs one search per rail
-// switch in the scale-out component and a trivial one per scale-up switch. The searches of a
-// component run 64 sets at a time, one bit each, over its adjacency; a switch's group for a set
-// is then the mask of ports whose peer lies one hop closer, compared as whole words. A switch
-// finally walks its component's destinations in runs of consecutive hosts with the same set,
-// except the hosts on its own ports, which get their own direct ports one by one.
+// Destinations are grouped by the switches they attach to, per component of the switch graph
+// (attachment_sets.h): a k-ary fat-tree's k^3/4 hosts need k^2/2 searches, one per edge switch,
+// and a rail-optimised fabric with scale-up domains, where every endpoint's set is its own, one
+// per rail switch and a trivial one per scale-up switch. A component's searches run 64 keys at a
+// time, one bit each; each switch port records the keys it leads one hop closer to, and a
+// 64 x 64 bit transpose turns those bits into one port mask per key, interned as whole words.
+// A switch then walks its component's runs of destinations, except the hosts on its own ports,
+// which get their direct ports one by one; a switch with one group for every other destination
+// (an edge or rail switch: its up-ports) walks its own hosts alone.
 #include <algorithm>
 #include <bit>
 #include <cstdint>
-#include <limits>
+#include <span>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "topology/attachment_sets.h"
 #include "topology/routes.h"
 
 namespace fe::topo {
 namespace {
 
-constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
-
-template <typename T>
-struct VectorHash {
-  size_t operator()(const std::vector<T>& v) const {
-    uint64_t h = v.size();
-    for (T x : v) h = (h ^ static_cast<uint64_t>(x)) * 0x100000001b3ULL;  // FNV-1a style step
-    return static_cast<size_t>(h ^ (h >> 29));
-  }
-};
-template <typename T>
-using VectorIds = std::unordered_map<std::vector<T>, uint32_t, VectorHash<T>>;
-
-// The live links between switches and from switches to hosts, by dense switch slot.
-struct SwitchFabric {
-  std::vector<NodeId> node_of;         // by slot
-  std::vector<uint32_t> nbr_begin;     // by slot, one extra: its entries in nbr_slot/nbr_port
-  std::vector<uint32_t> nbr_slot;      // the peer switch
-  std::vector<uint16_t> nbr_port;      // the local port leading to it
-  std::vector<uint32_t> direct_begin;  // by slot, one extra
-  std::vector<std::pair<uint32_t, uint16_t>> direct;  // (host index, port), ascending
-  std::vector<uint32_t> component;                    // by slot
-  std::vector<uint32_t> local;  // by slot: index among its component's switches
-};
-
-// One connected component of the switch graph and the destinations that attach to it.
-struct Component {
-  std::vector<uint32_t> slots;              // ascending; a switch's local index is its position
-  std::vector<std::vector<uint32_t>> keys;  // the local indices a set of destinations attaches to
-  VectorIds<uint32_t> key_ids;
-  // Consecutive destinations with one key (kNone: attached elsewhere), by first destination.
-  std::vector<std::pair<uint32_t, uint32_t>> runs;
-  uint32_t next_dst = 0;  // the first destination not yet in runs
-
-  void Add(uint32_t dst, const std::vector<uint32_t>& key) {
-    uint32_t id;
-    if (!runs.empty() && runs.back().second != kNone && next_dst == dst &&
-        keys[runs.back().second] == key) {
-      id = runs.back().second;
-    } else {
-      const auto [it, fresh] = key_ids.emplace(key, static_cast<uint32_t>(keys.size()));
-      if (fresh) keys.push_back(key);
-      id = it->second;
-    }
-    if (dst > next_dst) runs.emplace_back(next_dst, kNone);
-    if (runs.empty() || runs.back().second != id || next_dst != dst) runs.emplace_back(dst, id);
-    next_dst = dst + 1;
-  }
-  void Finish(uint32_t num_hosts) {
-    if (next_dst < num_hosts) runs.emplace_back(next_dst, kNone);
-  }
-};
+using internal::Component;
+using internal::kNone;
+using internal::SwitchFabric;
+using internal::VectorIds;
 
 // One switch's routes as Build lays them out: runs name groups in order of first use.
 struct SwitchRoutesOut {
@@ -83,171 +35,43 @@ struct SwitchRoutesOut {
   std::vector<uint16_t> ports;
 };
 
-SwitchFabric LinkSwitches(const Graph& graph, std::span<const uint8_t> link_up,
-                          std::vector<uint32_t>& switch_slot, uint32_t not_a_switch) {
-  SwitchFabric f;
-  const size_t num_nodes = graph.nodes().size();
-  switch_slot.assign(num_nodes, not_a_switch);
-  for (NodeId n = 0; n < num_nodes; ++n) {
-    if (graph.node(n).kind != NodeKind::kSwitch) continue;
-    switch_slot[n] = static_cast<uint32_t>(f.node_of.size());
-    f.node_of.push_back(n);
-  }
-  f.nbr_begin.push_back(0);
-  f.direct_begin.push_back(0);
-  for (const NodeId n : f.node_of) {
-    const Node& node = graph.node(n);
-    const size_t first_direct = f.direct.size();
-    for (uint16_t p = 0; p < node.links.size(); ++p) {
-      if (!link_up.empty() && link_up[node.links[p]] == 0) continue;
-      const NodeId peer = graph.Peer({n, p}).node;
-      if (switch_slot[peer] != not_a_switch) {
-        f.nbr_slot.push_back(switch_slot[peer]);
-        f.nbr_port.push_back(p);
-      } else {
-        f.direct.emplace_back(static_cast<uint32_t>(graph.HostIndex(peer)), p);
-      }
-    }
-    std::sort(f.direct.begin() + static_cast<std::ptrdiff_t>(first_direct), f.direct.end());
-    f.nbr_begin.push_back(static_cast<uint32_t>(f.nbr_slot.size()));
-    f.direct_begin.push_back(static_cast<uint32_t>(f.direct.size()));
-  }
-  return f;
-}
-
-// Labels the components of the switch graph; returns them with their switches.
-std::vector<Component> FindComponents(SwitchFabric& f) {
-  const auto num_slots = static_cast<uint32_t>(f.node_of.size());
-  std::vector<Component> components;
-  f.component.assign(num_slots, kNone);
-  f.local.assign(num_slots, 0);
-  std::vector<uint32_t> queue;
-  for (uint32_t root = 0; root < num_slots; ++root) {
-    if (f.component[root] != kNone) continue;
-    const auto c = static_cast<uint32_t>(components.size());
-    f.component[root] = c;
-    queue.assign(1, root);
-    for (size_t head = 0; head < queue.size(); ++head) {
-      for (uint32_t i = f.nbr_begin[queue[head]]; i < f.nbr_begin[queue[head] + 1]; ++i) {
-        if (f.component[f.nbr_slot[i]] == kNone) {
-          f.component[f.nbr_slot[i]] = c;
-          queue.push_back(f.nbr_slot[i]);
-        }
-      }
-    }
-    std::sort(queue.begin(), queue.end());
-    for (uint32_t i = 0; i < queue.size(); ++i) f.local[queue[i]] = i;
-    components.emplace_back().slots = queue;
-  }
-  return components;
-}
-
-// Gives every destination its key in each component it attaches to.
-void AttachHosts(const Graph& graph, std::span<const uint8_t> link_up,
-                 const std::vector<uint32_t>& switch_slot, const SwitchFabric& f,
-                 std::vector<Component>& components) {
-  std::vector<std::pair<uint32_t, uint32_t>> attached;  // (component, local index)
-  std::vector<uint32_t> key;
-  for (uint32_t h = 0; h < graph.num_hosts(); ++h) {
-    const NodeId n = graph.hosts()[h];
-    attached.clear();
-    for (uint16_t p = 0; p < graph.node(n).links.size(); ++p) {
-      if (!link_up.empty() && link_up[graph.node(n).links[p]] == 0) continue;
-      const uint32_t slot = switch_slot[graph.Peer({n, p}).node];
-      if (slot < f.component.size()) attached.emplace_back(f.component[slot], f.local[slot]);
-    }
-    std::sort(attached.begin(), attached.end());
-    attached.erase(std::unique(attached.begin(), attached.end()), attached.end());
-    for (size_t i = 0; i < attached.size();) {
-      const uint32_t c = attached[i].first;
-      key.clear();
-      for (; i < attached.size() && attached[i].first == c; ++i) key.push_back(attached[i].second);
-      components[c].Add(h, key);
+// Transposes a 64 x 64 bit matrix: bit j of row i moves to bit i of row j.
+void Transpose64(uint64_t* rows) {
+  uint64_t m = 0x00000000FFFFFFFFULL;
+  for (int j = 32; j != 0; j >>= 1, m ^= m << j) {
+    for (int k = 0; k < 64; k = ((k | j) + 1) & ~j) {
+      const uint64_t t = ((rows[k] >> j) ^ rows[k | j]) & m;
+      rows[k] ^= t << j;
+      rows[k | j] ^= t;
     }
   }
-  for (Component& c : components) c.Finish(static_cast<uint32_t>(graph.num_hosts()));
-}
-
-// Hops from every switch of the component to every key, as dist[local * num_keys + key]; the
-// keys' own switches are at 0. Breadth-first from 64 keys at once, one bit per key.
-template <typename Dist>
-std::vector<Dist> KeyDistances(const SwitchFabric& f, const Component& c) {
-  const size_t num_sw = c.slots.size();
-  const size_t num_keys = c.keys.size();
-  std::vector<Dist> dist(num_sw * num_keys, std::numeric_limits<Dist>::max());
-  std::vector<uint32_t> nbr_begin(num_sw + 1, 0);
-  std::vector<uint32_t> nbr;
-  for (size_t i = 0; i < num_sw; ++i) {
-    const uint32_t slot = c.slots[i];
-    for (uint32_t j = f.nbr_begin[slot]; j < f.nbr_begin[slot + 1]; ++j) {
-      nbr.push_back(f.local[f.nbr_slot[j]]);
-    }
-    nbr_begin[i + 1] = static_cast<uint32_t>(nbr.size());
-  }
-  std::vector<uint64_t> visited(num_sw), frontier(num_sw), next(num_sw);
-  for (size_t base = 0; base < num_keys; base += 64) {
-    const size_t batch = std::min<size_t>(64, num_keys - base);
-    const uint64_t all = batch == 64 ? ~uint64_t{0} : (uint64_t{1} << batch) - 1;
-    std::fill(visited.begin(), visited.end(), 0);
-    std::fill(frontier.begin(), frontier.end(), 0);
-    for (size_t b = 0; b < batch; ++b) {
-      for (const uint32_t sw : c.keys[base + b]) {
-        visited[sw] |= uint64_t{1} << b;
-        frontier[sw] |= uint64_t{1} << b;
-        dist[sw * num_keys + base + b] = 0;
-      }
-    }
-    for (Dist level = 1;; ++level) {
-      bool grew = false;
-      for (size_t v = 0; v < num_sw; ++v) {
-        uint64_t reached = 0;
-        if (visited[v] != all) {
-          for (uint32_t j = nbr_begin[v]; j < nbr_begin[v + 1]; ++j) reached |= frontier[nbr[j]];
-          reached &= ~visited[v];
-        }
-        next[v] = reached;
-      }
-      for (size_t v = 0; v < num_sw; ++v) {
-        if (next[v] == 0) continue;
-        grew = true;
-        visited[v] |= next[v];
-        for (uint64_t bits = next[v]; bits != 0; bits &= bits - 1) {
-          dist[v * num_keys + base + std::countr_zero(bits)] = level;
-        }
-      }
-      if (!grew) break;
-      frontier.swap(next);
-    }
-  }
-  return dist;
 }
 
 // Interns one switch's groups while its runs are laid out, and renumbers them by first use.
 class GroupInterner {
  public:
-  void Reset() {
-    masks_.clear();
-    directs_.clear();
-    group_ports_.clear();
-    group_end_.clear();
-    none_ = kNone;
-  }
+  size_t num_masks() const { return masks_.size(); }
   uint32_t None() {
     if (none_ == kNone) none_ = NewGroup();
     return none_;
   }
   // The ports set in `mask` (one bit per local port, 64 a word).
-  uint32_t Mask(const std::vector<uint64_t>& mask) {
-    const auto [it, fresh] = masks_.emplace(mask, static_cast<uint32_t>(group_end_.size()));
-    if (fresh) {
-      for (size_t w = 0; w < mask.size(); ++w) {
-        for (uint64_t bits = mask[w]; bits != 0; bits &= bits - 1) {
-          group_ports_.push_back(static_cast<uint16_t>(64 * w + std::countr_zero(bits)));
-        }
-      }
-      NewGroup();
+  uint32_t Mask(std::span<const uint64_t> mask) {
+    // Successive keys mostly share a group: compared before hashing.
+    if (last_mask_ != kNone && std::equal(mask.begin(), mask.end(), key_.begin(), key_.end())) {
+      return last_mask_;
     }
-    return it->second;
+    key_.assign(mask.begin(), mask.end());
+    const auto it = masks_.find(key_);
+    if (it != masks_.end()) return last_mask_ = it->second;
+    for (size_t w = 0; w < mask.size(); ++w) {
+      for (uint64_t bits = mask[w]; bits != 0; bits &= bits - 1) {
+        group_ports_.push_back(static_cast<uint16_t>(64 * w + std::countr_zero(bits)));
+      }
+    }
+    last_mask_ = NewGroup();
+    masks_.emplace(key_, last_mask_);
+    return last_mask_;
   }
   uint32_t Direct(const std::vector<uint16_t>& ports) {
     const auto [it, fresh] = directs_.emplace(ports, static_cast<uint32_t>(group_end_.size()));
@@ -278,84 +102,149 @@ class GroupInterner {
     return static_cast<uint32_t>(group_end_.size() - 1);
   }
   VectorIds<uint64_t> masks_;
+  std::vector<uint64_t> key_;  // the last mask looked up
+  uint32_t last_mask_ = kNone;
   VectorIds<uint16_t> directs_;
   std::vector<uint16_t> group_ports_;
   std::vector<uint32_t> group_end_;
   uint32_t none_ = kNone;
 };
 
-template <typename Dist>
+// Breadth-first from 64 keys at once, one bit per key: closer[j] then holds, for the switch
+// neighbour entry j of switch v, the keys to which that entry's port leads one hop closer.
 void RouteComponent(const Graph& graph, const SwitchFabric& f, const Component& c,
                     std::vector<SwitchRoutesOut>& out, uint32_t& max_switch_hops) {
+  const auto num_hosts = static_cast<uint32_t>(graph.num_hosts());
+  const size_t num_sw = c.slots.size();
   const size_t num_keys = c.keys.size();
-  const std::vector<Dist> dist = KeyDistances<Dist>(f, c);
+  std::vector<uint32_t> nbr_begin(num_sw + 1, 0), nbr;
+  std::vector<uint16_t> nbr_port;
+  std::vector<uint8_t> entry(num_sw, 0);  // a destination attaches here: a path may start here
+  for (size_t v = 0; v < num_sw; ++v) {
+    const uint32_t slot = c.slots[v];
+    for (uint32_t j = f.nbr_begin[slot]; j < f.nbr_begin[slot + 1]; ++j) {
+      nbr.push_back(f.local[f.nbr_slot[j]]);
+      nbr_port.push_back(f.nbr_port[j]);
+    }
+    nbr_begin[v + 1] = static_cast<uint32_t>(nbr.size());
+  }
+  for (const std::vector<uint32_t>& key : c.keys) {
+    for (const uint32_t v : key) entry[v] = 1;
+  }
+  if (num_keys > 0) max_switch_hops = std::max(max_switch_hops, 1u);
 
-  // A source enters the component at a switch of some key; from there the path crosses
-  // dist + 1 switches to any other key.
-  std::vector<uint32_t> entries;
-  for (const std::vector<uint32_t>& key : c.keys)
-    entries.insert(entries.end(), key.begin(), key.end());
-  std::sort(entries.begin(), entries.end());
-  entries.erase(std::unique(entries.begin(), entries.end()), entries.end());
-  for (const uint32_t sw : entries) {
-    for (size_t k = 0; k < num_keys; ++k) {
-      max_switch_hops = std::max<uint32_t>(max_switch_hops, dist[sw * num_keys + k] + 1u);
+  // By (switch, key): the switch's group, or kNone where the key's hosts hang on the switch.
+  std::vector<uint32_t> group_of_key(num_sw * num_keys, kNone);
+  std::vector<GroupInterner> groups(num_sw);
+  std::vector<uint64_t> origin(num_sw), visited(num_sw), frontier(num_sw), next(num_sw);
+  std::vector<uint64_t> closer(nbr.size());
+  std::vector<uint64_t> block(64), masks;
+  for (size_t base = 0; base < num_keys; base += 64) {
+    const size_t batch = std::min<size_t>(64, num_keys - base);
+    const uint64_t all = batch == 64 ? ~uint64_t{0} : (uint64_t{1} << batch) - 1;
+    std::fill(origin.begin(), origin.end(), 0);
+    std::fill(closer.begin(), closer.end(), 0);
+    for (size_t b = 0; b < batch; ++b) {
+      for (const uint32_t v : c.keys[base + b]) origin[v] |= uint64_t{1} << b;
+    }
+    visited = origin;
+    frontier = origin;
+    for (uint32_t level = 1;; ++level) {
+      for (size_t v = 0; v < num_sw; ++v) {
+        uint64_t reached = 0;
+        if (visited[v] != all) {
+          for (uint32_t j = nbr_begin[v]; j < nbr_begin[v + 1]; ++j) reached |= frontier[nbr[j]];
+          reached &= ~visited[v];
+        }
+        next[v] = reached;
+      }
+      bool grew = false;
+      for (size_t v = 0; v < num_sw; ++v) {
+        if (next[v] == 0) continue;
+        grew = true;
+        visited[v] |= next[v];
+        for (uint32_t j = nbr_begin[v]; j < nbr_begin[v + 1]; ++j) {
+          closer[j] |= frontier[nbr[j]] & next[v];
+        }
+        // A path from here to those keys crosses this switch and `level` more.
+        if (entry[v] != 0) max_switch_hops = std::max(max_switch_hops, level + 1);
+      }
+      if (!grew) break;
+      frontier.swap(next);
+    }
+
+    // Turn each switch's (port, key) bits into one port mask per key, 64 ports at a time.
+    for (size_t v = 0; v < num_sw; ++v) {
+      const size_t words = (graph.node(f.node_of[c.slots[v]]).links.size() + 63) / 64;
+      masks.assign(64 * words, 0);
+      uint32_t j = nbr_begin[v];  // entries ascend by port
+      for (size_t w = 0; w < words; ++w) {
+        if (j == nbr_begin[v + 1] || nbr_port[j] / 64 != w) continue;  // no switch on these ports
+        std::fill(block.begin(), block.end(), 0);
+        for (; j < nbr_begin[v + 1] && nbr_port[j] / 64 == w; ++j) {
+          block[nbr_port[j] % 64] = closer[j];
+        }
+        Transpose64(block.data());
+        for (size_t b = 0; b < batch; ++b) masks[b * words + w] = block[b];
+      }
+      for (size_t b = 0; b < batch; ++b) {
+        if ((origin[v] >> b & 1) != 0) continue;  // direct ports, host by host
+        group_of_key[v * num_keys + base + b] =
+            groups[v].Mask(std::span<const uint64_t>(masks.data() + b * words, words));
+      }
     }
   }
 
-  GroupInterner groups;
-  std::vector<uint64_t> masks, mask;
-  std::vector<uint32_t> group_of_key(num_keys);
+  const bool has_none = std::any_of(c.runs.begin(), c.runs.end(),
+                                    [](const auto& run) { return run.second == kNone; });
   std::vector<std::pair<uint32_t, uint32_t>> runs;
   std::vector<uint16_t> ports;
-  for (uint32_t sw = 0; sw < c.slots.size(); ++sw) {
-    const uint32_t slot = c.slots[sw];
-    const size_t words = (graph.node(f.node_of[slot]).links.size() + 63) / 64;
-    // Bit p of key k's mask: port p leads one hop closer to key k.
-    masks.assign(words * num_keys, 0);
-    const Dist* __restrict here = dist.data() + sw * num_keys;
-    for (uint32_t j = f.nbr_begin[slot]; j < f.nbr_begin[slot + 1]; ++j) {
-      const Dist* __restrict there = dist.data() + f.local[f.nbr_slot[j]] * num_keys;
-      uint64_t* __restrict word = masks.data() + (f.nbr_port[j] / 64) * num_keys;
-      const uint64_t bit = uint64_t{1} << (f.nbr_port[j] % 64);
-      for (size_t k = 0; k < num_keys; ++k) {
-        word[k] |= uint64_t{there[k]} + 1 == here[k] ? bit : 0;
-      }
-    }
-    groups.Reset();
-    mask.resize(words);
-    for (size_t k = 0; k < num_keys; ++k) {
-      if (here[k] == 0) continue;  // the key's hosts hang on this switch: direct ports
-      for (size_t w = 0; w < words; ++w) mask[w] = masks[w * num_keys + k];
-      group_of_key[k] = groups.Mask(mask);
-    }
-
+  for (uint32_t v = 0; v < num_sw; ++v) {
+    const uint32_t slot = c.slots[v];
+    const uint32_t* key_group = group_of_key.data() + size_t{v} * num_keys;
+    GroupInterner& g = groups[v];
     runs.clear();
     auto emit = [&](uint32_t first_dst, uint32_t group) {
       if (runs.empty() || runs.back().second != group) runs.emplace_back(first_dst, group);
     };
     uint32_t direct = f.direct_begin[slot];
-    for (size_t r = 0; r < c.runs.size(); ++r) {
-      const auto [first_dst, key] = c.runs[r];
-      if (key == kNone) {
-        emit(first_dst, groups.None());
-      } else if (here[key] != 0) {
-        emit(first_dst, group_of_key[key]);
-      } else {
-        // Every destination of this run attaches to this switch: walk its direct ports.
-        const uint32_t end_dst = r + 1 < c.runs.size() ? c.runs[r + 1].first : UINT32_MAX;
-        while (direct < f.direct_begin[slot + 1] && f.direct[direct].first < first_dst) ++direct;
-        while (direct < f.direct_begin[slot + 1] && f.direct[direct].first < end_dst) {
-          const uint32_t dst = f.direct[direct].first;
-          ports.clear();
-          for (; direct < f.direct_begin[slot + 1] && f.direct[direct].first == dst; ++direct) {
-            ports.push_back(f.direct[direct].second);
-          }
-          emit(dst, groups.Direct(ports));
+    const uint32_t direct_end = f.direct_begin[slot + 1];
+    // The hosts on this switch's own ports from `from` up to `to`, each with its ports, and
+    // unless `fill` is kNone, that group for the destinations between them.
+    auto walk_direct = [&](uint32_t from, uint32_t to, uint32_t fill) {
+      while (direct < direct_end && f.direct[direct].first < from) ++direct;
+      while (direct < direct_end && f.direct[direct].first < to) {
+        const uint32_t dst = f.direct[direct].first;
+        if (fill != kNone && dst > from) emit(from, fill);
+        ports.clear();
+        for (; direct < direct_end && f.direct[direct].first == dst; ++direct) {
+          ports.push_back(f.direct[direct].second);
+        }
+        emit(dst, g.Direct(ports));
+        from = dst + 1;
+      }
+      if (fill != kNone && from < to) emit(from, fill);
+    };
+    if (g.num_masks() + (has_none ? 1 : 0) <= 1) {
+      // One group for every destination off this switch's own ports (an edge or rail switch's
+      // up-ports): its own hosts decide the runs, not the component's.
+      const uint32_t* mask = std::find_if(key_group, key_group + num_keys,
+                                          [](uint32_t group) { return group != kNone; });
+      walk_direct(0, num_hosts, mask != key_group + num_keys ? *mask : g.None());
+    } else {
+      for (size_t r = 0; r < c.runs.size(); ++r) {
+        const auto [first_dst, key] = c.runs[r];
+        if (key == kNone) {
+          emit(first_dst, g.None());
+        } else if (key_group[key] != kNone) {
+          emit(first_dst, key_group[key]);
+        } else {  // every destination of this run hangs on this switch
+          walk_direct(first_dst, r + 1 < c.runs.size() ? c.runs[r + 1].first : num_hosts, kNone);
         }
       }
     }
-    groups.LayOut(runs, out[slot]);
+    g.LayOut(runs, out[slot]);
+    g = GroupInterner();  // its maps are no longer needed
   }
 }
 
@@ -364,18 +253,13 @@ void RouteComponent(const Graph& graph, const SwitchFabric& f, const Component& 
 RouteTable RouteTable::Build(const Graph& graph, std::span<const uint8_t> link_up) {
   RouteTable t;
   t.num_hosts_ = static_cast<uint32_t>(graph.num_hosts());
-  SwitchFabric f = LinkSwitches(graph, link_up, t.switch_slot_, kNotASwitch);
-  std::vector<Component> components = FindComponents(f);
-  AttachHosts(graph, link_up, t.switch_slot_, f, components);
+  SwitchFabric f = internal::LinkSwitches(graph, link_up, t.switch_slot_, kNotASwitch);
+  const std::vector<Component> components =
+      internal::GroupDestinations(graph, link_up, t.switch_slot_, f);
 
   std::vector<SwitchRoutesOut> out(f.node_of.size());
   for (const Component& c : components) {
-    // Hops within a component stay below its number of switches.
-    if (c.slots.size() < std::numeric_limits<uint16_t>::max()) {
-      RouteComponent<uint16_t>(graph, f, c, out, t.max_switch_hops_);
-    } else {
-      RouteComponent<uint32_t>(graph, f, c, out, t.max_switch_hops_);
-    }
+    RouteComponent(graph, f, c, out, t.max_switch_hops_);
   }
 
   size_t num_runs = 0, num_groups = 0, num_ports = 0;
