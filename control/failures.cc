@@ -4,6 +4,8 @@
 #include <cmath>
 #include <utility>
 
+#include "control/emulation.h"
+#include "control/scenario_validator.h"
 #include "dataplane/message.h"
 #include "dataplane/packet.h"
 #include "topology/engines.h"
@@ -13,8 +15,17 @@ namespace fe::control {
 
 namespace {
 
-// Scenario times are nanoseconds as doubles; the engine keeps integer picoseconds.
-Time FromNs(double ns) { return Time::FromPs(std::llround(ns * 1000.0)); }
+// Flaps are unrolled into changes, each kept for the summary: a bound on them bounds memory.
+constexpr int32_t kMaxFlapCount = 100000;
+
+// A time field in [0, kMaxScenarioTimeNs] ns, or `positive` ones above 0.
+Status CheckTimeNs(double ns, bool positive, const std::string& field) {
+  if (!std::isfinite(ns) || ns < 0 || (positive && ns == 0) || ns > kMaxScenarioTimeNs) {
+    return Status::Error(field + ": must be in " + (positive ? "(0, " : "[0, ") +
+                         std::to_string(static_cast<int64_t>(kMaxScenarioTimeNs)) + "] ns");
+  }
+  return Status::Ok();
+}
 
 StatusOr<topo::NodeId> NodeNamed(const topo::Graph& graph, const std::string& name,
                                  const std::string& field) {
@@ -85,8 +96,8 @@ StatusOr<ResolvedFailures> ResolveFailures(const fabric_emu::Topology& topology,
                                            const topo::Graph& graph) {
   ResolvedFailures r;
   const double delay_ns = topology.routing().reconverge_delay_ns();
-  if (!(delay_ns >= 0)) return Status::Error("routing.reconverge_delay_ns: must be >= 0");
-  r.reconverge_delay = FromNs(delay_ns);
+  if (Status s = CheckTimeNs(delay_ns, false, "routing.reconverge_delay_ns"); !s.ok()) return s;
+  r.reconverge_delay = TimeFromNs(delay_ns);
   std::vector<topo::OpticalEngine> engines;
   for (const fabric_emu::Failure& f : topology.failure()) {
     if (f.has_engine()) {
@@ -114,23 +125,34 @@ StatusOr<ResolvedFailures> ResolveFailures(const fabric_emu::Topology& topology,
     if (!target.ok()) return target.status();
     r.targets.push_back(std::move(target).value());
     if (!f.has_at_ns()) return Status::Error(field + ".at_ns: demanded");
-    if (!(f.at_ns() >= 0)) return Status::Error(field + ".at_ns: must be >= 0");
-    const Time at = FromNs(f.at_ns());
+    if (Status s = CheckTimeNs(f.at_ns(), false, field + ".at_ns"); !s.ok()) return s;
+    const Time at = TimeFromNs(f.at_ns());
     if (!f.has_flap()) {
       r.changes.push_back(FailureChange{i, at, f.up(), false});
       continue;
     }
     const fabric_emu::Flap& flap = f.flap();
     if (f.up()) return Status::Error(field + ".up: a flap starts by going down");
-    if (!(flap.down_ns() > 0)) return Status::Error(field + ".flap.down_ns: must be > 0");
+    if (Status s = CheckTimeNs(flap.down_ns(), true, field + ".flap.down_ns"); !s.ok()) return s;
+    if (Status s = CheckTimeNs(flap.period_ns(), true, field + ".flap.period_ns"); !s.ok()) {
+      return s;
+    }
     if (!(flap.period_ns() > flap.down_ns())) {
       return Status::Error(field + ".flap.period_ns: must exceed down_ns");
     }
-    if (flap.count() < 1) return Status::Error(field + ".flap.count: must be >= 1");
+    if (flap.count() < 1 || flap.count() > kMaxFlapCount) {
+      return Status::Error(field + ".flap.count: must be in [1, " + std::to_string(kMaxFlapCount) +
+                           "]");
+    }
+    // The last up must fall within the scenario's time range too.
+    if (f.at_ns() + flap.period_ns() * (flap.count() - 1) + flap.down_ns() > kMaxScenarioTimeNs) {
+      return Status::Error(field + ".flap: its last up falls after " +
+                           std::to_string(static_cast<int64_t>(kMaxScenarioTimeNs)) + " ns");
+    }
     for (int32_t n = 0; n < flap.count(); ++n) {
-      const Time down = at + FromNs(flap.period_ns()) * n;
+      const Time down = at + TimeFromNs(flap.period_ns()) * n;
       r.changes.push_back(FailureChange{i, down, false, true});
-      r.changes.push_back(FailureChange{i, down + FromNs(flap.down_ns()), true, true});
+      r.changes.push_back(FailureChange{i, down + TimeFromNs(flap.down_ns()), true, true});
     }
   }
   // By time, then in list order (a flap's changes keep theirs): one order for every run.

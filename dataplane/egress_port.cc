@@ -163,7 +163,7 @@ void EgressPort::StartNext() {
     busy_time_ += ser;
   }
   busy_until_ = now + ser;
-  if (capturing_) capture_->Write(capture_interface_, now, m);
+  if (capturing_) rare_->capture->Write(rare_->capture_interface, now, m);
   ++tx_packets_;
   tx_wire_bytes_ += wire_bytes;
   if (faults_ != 0) [[unlikely]] {
@@ -197,25 +197,28 @@ void EgressPort::OnEvent(uint64_t what) {
 
 void EgressPort::SetLinkDown(bool down) {
   if (down == link_down()) return;
+  RareState& f = Rare();
   if (down) {
     faults_ |= kFaultDown;
     // Swapping the receivers keeps the arrival path free of a test: frames already on the wire
     // towards this end reach the dead end instead.
-    dead_end_.port_ = this;
-    live_rx_node_ = rx_node_;
-    live_peer_ = peer_;
-    if (rx_node_ != nullptr) rx_node_ = &dead_end_;
-    if (peer_ != nullptr && reverse_ == nullptr) peer_ = &dead_end_;
+    f.dead_end.port_ = this;
+    f.live_rx_node = rx_node_;
+    f.live_peer = peer_;
+    if (rx_node_ != nullptr) rx_node_ = &f.dead_end;
+    if (peer_ != nullptr && reverse_ == nullptr) peer_ = &f.dead_end;
   } else {
     faults_ &= static_cast<uint8_t>(~kFaultDown);
-    rx_node_ = live_rx_node_;
-    peer_ = live_peer_;
+    rx_node_ = f.live_rx_node;
+    peer_ = f.live_peer;
   }
 }
 
 void EgressPort::SetBitErrorRate(double ber, uint64_t seed) {
-  log_keep_per_bit_ = ber > 0 ? std::log1p(-ber) : 0;
-  bit_errors_ = Random(seed);
+  if (ber <= 0 && rare_ == nullptr) return;
+  RareState& f = Rare();
+  f.log_keep_per_bit = ber > 0 ? std::log1p(-ber) : 0;
+  f.bit_errors = Random(seed);
   if (ber > 0) {
     faults_ |= kFaultLossy;
   } else {
@@ -223,30 +226,37 @@ void EgressPort::SetBitErrorRate(double ber, uint64_t seed) {
   }
 }
 
+void EgressPort::SetLossObserver(LinkLossObserver* observer, uint32_t link) {
+  if (observer == nullptr && rare_ == nullptr) return;
+  Rare().loss_observer = observer;
+  rare_->link = link;
+}
+
 void EgressPort::Lose(rte_mbuf* m, DropReason reason) {
-  if (loss_observer_ != nullptr) loss_observer_->OnLinkLoss(link_, reason, m);
+  if (rare_->loss_observer != nullptr) rare_->loss_observer->OnLinkLoss(rare_->link, reason, m);
   FreePacket(m);
 }
 
 bool EgressPort::WireLoses(rte_mbuf* m, uint32_t frame_bytes, uint32_t wire_bytes) {
+  LinkLosses& losses = rare_->losses;
   if ((faults_ & kFaultDown) != 0) {
-    ++losses_.sent_while_down;
-    losses_.link_down_bytes += frame_bytes;
+    ++losses.sent_while_down;
+    losses.link_down_bytes += frame_bytes;
     Lose(m, DropReason::kLinkDown);
     return true;
   }
   // P(some bit flips) = 1 - (1 - ber)^bits, computed without cancellation for tiny rates.
-  const double p_lost = -std::expm1(8.0 * wire_bytes * log_keep_per_bit_);
-  if (bit_errors_.NextUnitDouble() >= p_lost) return false;
-  ++losses_.bit_errors;
-  losses_.bit_error_bytes += frame_bytes;
+  const double p_lost = -std::expm1(8.0 * wire_bytes * rare_->log_keep_per_bit);
+  if (rare_->bit_errors.NextUnitDouble() >= p_lost) return false;
+  ++losses.bit_errors;
+  losses.bit_error_bytes += frame_bytes;
   Lose(m, DropReason::kBitError);
   return true;
 }
 
 void EgressPort::LoseArrival(rte_mbuf* m) {
-  ++losses_.in_flight;
-  losses_.link_down_bytes += FrameBytes(m);
+  ++rare_->losses.in_flight;
+  rare_->losses.link_down_bytes += FrameBytes(m);
   Lose(m, DropReason::kLinkDown);
 }
 

@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 
 #include "congestion/egress_scheduler.h"
 #include "congestion/pfc.h"
@@ -93,9 +94,10 @@ class alignas(64) EgressPort final : public EventHandler {
   void SetHeaderOffset(uint32_t bytes) { header_offset_ = static_cast<uint16_t>(bytes); }
   // Writes every frame this port starts to send into `writer` as `interface` (nullptr: none).
   void SetCapture(PcapngWriter* writer, uint32_t interface) {
-    capture_ = writer;
+    if (writer == nullptr && rare_ == nullptr) return;
+    Rare().capture = writer;
+    rare_->capture_interface = interface;
     capturing_ = writer != nullptr;
-    capture_interface_ = interface;
   }
   // Link state. A port whose link is down still serialises what it sends (it does not know the
   // link is dead until routes change) but the frames are lost, as are frames of the peer's on the
@@ -108,11 +110,8 @@ class alignas(64) EgressPort final : public EventHandler {
   // `seed`. 0: none.
   void SetBitErrorRate(double ber, uint64_t seed);
   // Reports every frame this port's link loses to `observer` as link `link` (nullptr: none).
-  void SetLossObserver(LinkLossObserver* observer, uint32_t link) {
-    loss_observer_ = observer;
-    link_ = link;
-  }
-  const LinkLosses& losses() const { return losses_; }
+  void SetLossObserver(LinkLossObserver* observer, uint32_t link);
+  const LinkLosses& losses() const { return rare_ != nullptr ? rare_->losses : kNoLosses; }
 
   // Strict priority + DWRR over the queues; unset: strict priority, highest queue first.
   void SetScheduler(const cong::EgressSchedulerConfig* config) { scheduler_config_ = config; }
@@ -276,32 +275,41 @@ class alignas(64) EgressPort final : public EventHandler {
   uint8_t source_priority_ = 3;
   uint8_t watchdog_mask_ = 0;
   uint8_t stormed_mask_ = 0;
-  bool capturing_ = false;  // capture_ is set: a transmission tests this, not the cold pointer
+  bool capturing_ = false;  // a capture is set: a transmission tests this, not the cold pointer
   uint8_t faults_ = 0;      // kFaultDown | kFaultLossy: a transmission tests this, not the state
   cong::EgressScheduler scheduler_;
   std::array<QueueState, kNumQueues> queues_;
 
-  // Cold: the rate itself (serialisation at a rate of no whole ps per byte, pauses, INT), the
-  // capture, control frames, pause and watchdog state, touched only when those act.
+  // Cold: the rate itself (serialisation at a rate of no whole ps per byte, pauses, INT),
+  // control frames, pause and watchdog state, touched only when those act.
   Rate rate_;
   Time busy_time_;  // at a rate of no whole ps per byte; else tx_wire_bytes_ x ps_per_byte_
-  PcapngWriter* capture_ = nullptr;
   Fifo<Queued> control_;
-  uint32_t capture_interface_ = 0;
   const cong::PfcWatchdogConfig* watchdog_config_ = nullptr;
   std::array<cong::PauseReceiver, kNumQueues> pause_;
   std::array<cong::PfcWatchdog, kNumQueues> watchdog_;
   std::array<uint64_t, kNumQueues> pause_frames_received_{};
   std::array<uint64_t, kNumQueues> storms_detected_{};
-  // Link faults.
-  LinkLossObserver* loss_observer_ = nullptr;
-  uint32_t link_ = 0;
-  double log_keep_per_bit_ = 0;  // ln(1 - bit error rate)
-  Random bit_errors_{0};
-  LinkLosses losses_;
-  PacketReceiver* live_rx_node_ = nullptr;  // rx_node_ while the link is down
-  PacketReceiver* live_peer_ = nullptr;     // peer_ while the link is down
-  DeadEnd dead_end_;
+  // What few ports use, allocated by the first call that needs it (a large fabric should not
+  // carry it in every port): the capture, and link faults and their losses.
+  struct RareState {
+    PcapngWriter* capture = nullptr;
+    uint32_t capture_interface = 0;
+    uint32_t link = 0;
+    LinkLossObserver* loss_observer = nullptr;
+    double log_keep_per_bit = 0;  // ln(1 - bit error rate)
+    Random bit_errors{0};
+    LinkLosses losses;
+    PacketReceiver* live_rx_node = nullptr;  // rx_node_ while the link is down
+    PacketReceiver* live_peer = nullptr;     // peer_ while the link is down
+    DeadEnd dead_end;
+  };
+  static constexpr LinkLosses kNoLosses{};
+  RareState& Rare() {
+    if (rare_ == nullptr) rare_ = std::make_unique<RareState>();
+    return *rare_;
+  }
+  std::unique_ptr<RareState> rare_;
 };
 
 [[gnu::always_inline]] inline void EgressPort::Enqueue(rte_mbuf* m, uint8_t queue, uint16_t tag) {

@@ -82,7 +82,7 @@ StatusOr<std::unique_ptr<Fabric>> Fabric::Create(const topo::Graph& graph,
       const topo::LinkClassId c = graph.link(l).link_class;
       const double ber =
           c < graph.link_classes().size() ? graph.link_classes()[c].bit_error_rate : 0;
-      if (ber < 0 || ber >= 1) {
+      if (!(ber >= 0 && ber < 1)) {
         return Status::Error("link class " + graph.link_classes()[c].name +
                              ": bit_error_rate must be in [0, 1)");
       }
@@ -106,8 +106,9 @@ StatusOr<std::unique_ptr<Fabric>> Fabric::Create(const topo::Graph& graph,
   f->first_nic_.assign(graph.num_hosts() + 1, 0);
   for (uint32_t host = 0; host < graph.num_hosts(); ++host) {
     const size_t links = nodes[graph.hosts()[host]].links.size();
-    if (links == 0)
+    if (links == 0) {
       return Status::Error("host " + nodes[graph.hosts()[host]].name + " has no link");
+    }
     f->first_nic_[host + 1] = f->first_nic_[host] + static_cast<uint32_t>(links);
   }
   f->nics_.resize(f->first_nic_.back());

@@ -62,23 +62,29 @@ TEST(LinkFaultTest, DeadLinkLosesFramesSentIntoItAndOnTheWire) {
   // Down when two frames have arrived and the other eight are all on the wire.
   const Time down = Time::FromPs(kDelayPs + 5 * kSerPs / 2);
   const Time up = Time::FromNs(5000);
+  auto pause = [&](uint8_t prio) {
+    uint8_t mac[6] = {2, 0, 0, 0, 0, 1};
+    rte_mbuf* pfc = pool.Alloc();
+    PfcFrame f;
+    f.class_enable = static_cast<uint8_t>(1u << prio);
+    f.quanta[prio] = 0xffff;
+    EXPECT_TRUE(WritePfcFrame(pfc, mac, f));
+    b.EnqueueControl(pfc);
+  };
+  // A pause for an idle class, half a propagation delay before the failure: on the wire then.
+  Call pause_early([&] { pause(5); });
   Call go_down([&] {
     a.SetLinkDown(true);
     b.SetLinkDown(true);
     for (int i = 0; i < 5; ++i) a.Enqueue(Frame(pool, 1500), 3);
-    uint8_t mac[6] = {2, 0, 0, 0, 0, 1};
-    rte_mbuf* pfc = pool.Alloc();
-    PfcFrame f;
-    f.class_enable = 1u << 3;
-    f.quanta[3] = 0xffff;
-    ASSERT_TRUE(WritePfcFrame(pfc, mac, f));
-    b.EnqueueControl(pfc);
+    pause(3);
   });
   Call come_up([&] {
     a.SetLinkDown(false);
     b.SetLinkDown(false);
     for (int i = 0; i < 3; ++i) a.Enqueue(Frame(pool, 1500), 3);
   });
+  sched.At(down - Time::FromNs(500), &pause_early);
   sched.At(down, &go_down);
   sched.At(up, &come_up);
   sched.RunUntil(Time::Infinite());
@@ -93,10 +99,12 @@ TEST(LinkFaultTest, DeadLinkLosesFramesSentIntoItAndOnTheWire) {
   EXPECT_EQ(a.counters().busy_time.ps(), 18 * kSerPs);
   EXPECT_EQ(a.losses().sent_while_down, 5u);
   EXPECT_EQ(b.losses().in_flight, 8u);        // a's frames on the wire, lost at b's end
-  EXPECT_EQ(b.losses().sent_while_down, 1u);  // the PFC frame
-  EXPECT_EQ(a.losses().link_down_bytes, 5u * 1500u);
-  EXPECT_FALSE(a.Paused(3, sched.Now()));  // the pause never arrived
-  EXPECT_EQ(observed.seen.size(), 14u);
+  EXPECT_EQ(b.losses().sent_while_down, 1u);  // the second PFC frame
+  EXPECT_EQ(a.losses().in_flight, 1u);        // the first, on the wire when the link died
+  EXPECT_EQ(a.losses().link_down_bytes, 5u * 1500u + 64u);  // + a minimum-size PFC frame
+  EXPECT_EQ(a.counters().pause_frames_received[5], 0u);     // neither pause arrived
+  EXPECT_EQ(a.counters().pause_frames_received[3], 0u);
+  EXPECT_EQ(observed.seen.size(), 15u);
   for (const auto& [link, reason] : observed.seen) {
     EXPECT_EQ(link, 7u);
     EXPECT_EQ(reason, DropReason::kLinkDown);
