@@ -136,7 +136,6 @@ class Findings {
   }
 
   bool empty() const { return found_.empty(); }
-  size_t size() const { return found_.size(); }
 
   std::vector<std::string> SortedByLine() && {
     std::stable_sort(found_.begin(), found_.end(),
