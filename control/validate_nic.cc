@@ -1,5 +1,4 @@
 // The NIC section: transport, congestion control and its parameters.
-#include "control/scenario_validator.h"
 #include "control/validation.h"
 #include "dataplane/int_stamp.h"
 #include "topology/routes.h"
@@ -52,7 +51,7 @@ void CheckDcqcnPeriod(Validation& v, const Site& s, int field, double ns) {
 }
 // A rate step: 0 up to the fastest link.
 void CheckRateStepMbps(Validation& v, const Site& s, int field, double rate_mbps) {
-  v.out.InRange(s, field, rate_mbps, 0.0, kMaxLinkRateGbps * 1000,
+  v.out.InRange(s, field, rate_mbps, 0.0, topo::kMaxLinkRateGbps * 1000,
                 "in Mb/s: at most the fastest link");
 }
 

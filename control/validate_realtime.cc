@@ -7,8 +7,11 @@
 #include "dataplane/eal.h"
 
 namespace fe::control {
+namespace {
 
 using fabric_emu::ExternalPort;
+
+}  // namespace
 
 void ValidateRealtime(Validation& v) {
   const Site s = v.root.Nested(fabric_emu::Scenario::kRealtimeFieldNumber);

@@ -4,14 +4,10 @@
 #include <cctype>
 #include <limits>
 
-#include "control/scenario_validator.h"
-
 namespace fe::control {
 namespace {
 
 constexpr char kTimeRange[] = "in ns: 1 ps resolution, at most 11.6 days";
-// A link's propagation delay (or a PFC response time) of one second is 200,000 km of fibre.
-constexpr double kMaxLinkDelayNs = 1e9;
 
 }  // namespace
 
@@ -27,7 +23,7 @@ std::string Validation::DescribeFabric() const {
 }
 
 double Validation::SlowestHostLinkGbps() const {
-  if (!graph || graph->num_hosts() == 0) return kMaxLinkRateGbps;
+  if (!graph || graph->num_hosts() == 0) return topo::kMaxLinkRateGbps;
   int64_t slowest_bps = std::numeric_limits<int64_t>::max();
   for (const topo::NodeId h : graph->hosts()) {
     slowest_bps = std::min(slowest_bps, graph->link(graph->node(h).links[0]).rate.bps());
@@ -60,7 +56,7 @@ bool Validation::Duration(const Site& s, int field, double ns, bool positive) {
 }
 
 bool Validation::LinkDelay(const Site& s, int field, double ns) {
-  return out.InRange(s, field, ns, 0.0, kMaxLinkDelayNs, "in ns: 1 s is 200,000 km of fibre");
+  return out.InRange(s, field, ns, 0.0, topo::kMaxLinkDelayNs, "in ns: 1 s is 200,000 km of fibre");
 }
 
 // 0 is off. Times are kept in picoseconds, so a positive interval below 1 ns (far finer than

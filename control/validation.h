@@ -15,14 +15,12 @@
 #include "control/validation_site.h"
 #include "proto/scenario.pb.h"
 #include "topology/graph.h"
+#include "topology/limits.h"
 
 namespace fe::control {
 
 inline constexpr int kPriorities = 8;  // 802.1p priorities, one egress queue each
 inline constexpr int kMaxDscp = 63;    // DSCP is a 6-bit field
-// Ethernet rates beyond this are not even in standardisation (802.3dj is 1.6 Tb/s); a larger
-// value is far more likely Mb/s typed into a Gb/s field than a real link.
-inline constexpr double kMaxLinkRateGbps = 1600;
 // A positive time is at least the model's 1 ps resolution.
 inline constexpr double kMinPositiveTimeNs = 0.001;
 // The InfiniBand transport's largest message: 2^31 bytes. At the smallest MTU that is 2^23
