@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include "control/cli_args.h"
@@ -23,21 +24,20 @@ std::string Fixed(double v, int decimals) {
 
 std::string Gbps(double bps) { return Fixed(bps * 1e-9, bps * 1e-9 >= 100 ? 0 : 1) + " Gb/s"; }
 
-Status WriteTo(const std::string& file, const std::string& text, std::ostream& out) {
+// Runs `write` on stdout ("-") or on the file.
+Status WriteTo(const std::string& file, std::ostream& out,
+               const std::function<void(std::ostream&)>& write) {
   if (file == "-") {
-    out << text;
+    write(out);
     return Status::Ok();
   }
   std::ofstream f(file, std::ios::binary);
-  f << text;
+  if (!f) return Status::Error("cannot create " + file);
+  write(f);
   f.close();
   if (!f) return Status::Error("cannot write " + file);
   return Status::Ok();
 }
-
-// Route tables are built for every destination at once; above this many hosts that takes longer
-// than the rest of `topo` together, so paths are counted only when --pair asks for them.
-constexpr size_t kMaxHostsForDefaultPaths = 16384;
 
 }  // namespace
 
@@ -62,10 +62,6 @@ StatusOr<TopoReport> DescribeTopology(
   TopoReport report;
   report.metrics = topo::ComputeMetrics(graph);
   if (graph.num_hosts() < 2) return report;
-  if (!pair && graph.num_hosts() > kMaxHostsForDefaultPaths) {
-    report.paths_skipped = true;
-    return report;
-  }
   PathDiversity p;
   p.dst_host = static_cast<uint32_t>(graph.num_hosts() - 1);
   if (pair) {
@@ -131,9 +127,6 @@ std::string TopoText(const std::string& scenario_name, const topo::Graph& graph,
       o << p.paths << " shortest path" << (p.paths == 1 ? "" : "s") << " of " << p.links << " link"
         << (p.links == 1 ? "" : "s") << "\n";
     }
-  } else if (report.paths_skipped) {
-    o << "  paths             not counted for " << graph.num_hosts()
-      << " hosts unless --pair asks (route tables take long to build)\n";
   }
   o << "  cables            ";
   for (size_t i = 0; i < m.media.size(); ++i) {
@@ -166,14 +159,18 @@ int RunTopo(const fabric_emu::Scenario& scenario, const TopoOptions& options, st
     out << TopoText(scenario.name(), *graph, *report);
   }
   if (!options.dot_file.empty()) {
-    if (Status s = WriteTo(options.dot_file, TopoDot(*graph), out); !s.ok()) {
+    const Status s =
+        WriteTo(options.dot_file, out, [&](std::ostream& o) { WriteTopoDot(*graph, o); });
+    if (!s.ok()) {
       err << "fabric-emu: " << s.message() << "\n";
       return kExitRuntimeFailure;
     }
   }
   if (!options.json_file.empty()) {
-    if (Status s = WriteTo(options.json_file, TopoJson(scenario.name(), *graph, *report), out);
-        !s.ok()) {
+    const Status s = WriteTo(options.json_file, out, [&](std::ostream& o) {
+      WriteTopoJson(scenario.name(), *graph, *report, o);
+    });
+    if (!s.ok()) {
       err << "fabric-emu: " << s.message() << "\n";
       return kExitRuntimeFailure;
     }

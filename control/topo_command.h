@@ -25,8 +25,7 @@ struct PathDiversity {
 
 struct TopoReport {
   topo::TopologyMetrics metrics;
-  std::optional<PathDiversity> paths;  // unset: no two endpoints, or skipped
-  bool paths_skipped = false;          // a large fabric and no --pair
+  std::optional<PathDiversity> paths;  // unset: fewer than two endpoints
 };
 
 struct TopoOptions {

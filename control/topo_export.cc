@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <map>
-#include <sstream>
 #include <tuple>
 #include <utility>
 
@@ -46,8 +45,7 @@ topo::Media MediaOf(const topo::Graph& graph, topo::LinkClassId link_class) {
 
 }  // namespace
 
-std::string TopoDot(const topo::Graph& graph) {
-  std::ostringstream o;
+void WriteTopoDot(const topo::Graph& graph, std::ostream& o) {
   o << "graph fabric {\n  rankdir=BT;\n  node [fontsize=10];\n";
   // Scale-up switches share tier 0 with the hosts but sit on a rank of their own, beside them.
   std::map<std::pair<int, bool>, std::vector<topo::NodeId>> ranks;
@@ -78,11 +76,10 @@ std::string TopoDot(const topo::Graph& graph) {
     o << "];\n";
   }
   o << "}\n";
-  return o.str();
 }
 
-std::string TopoJson(const std::string& scenario_name, const topo::Graph& graph,
-                     const TopoReport& report) {
+void WriteTopoJson(const std::string& scenario_name, const topo::Graph& graph,
+                   const TopoReport& report, std::ostream& o) {
   using nlohmann::json;
   const topo::TopologyMetrics& m = report.metrics;
   json summary = {
@@ -138,7 +135,10 @@ std::string TopoJson(const std::string& scenario_name, const topo::Graph& graph,
                        {"ports_per_engine", c.ports_per_engine},
                        {"bit_error_rate", c.bit_error_rate}});
   }
-  json nodes = json::array();
+  // Nodes and links one per line, written as they are made: a 100,000-endpoint fabric's
+  // document would take most of a GB as one json value.
+  o << "{\"scenario\": " << json(scenario_name).dump() << ",\n\"summary\": " << summary.dump()
+    << ",\n\"link_classes\": " << classes.dump() << ",\n\"nodes\": [";
   for (topo::NodeId n = 0; n < graph.nodes().size(); ++n) {
     const topo::Node& node = graph.node(n);
     json j = {
@@ -147,24 +147,21 @@ std::string TopoJson(const std::string& scenario_name, const topo::Graph& graph,
         {"tier", node.tier},     {"pod", node.pod},
         {"domain", node.domain}, {"ports", node.links.size()}};
     if (graph.HostIndex(n) >= 0) j["host_index"] = graph.HostIndex(n);
-    nodes.push_back(std::move(j));
+    o << (n == 0 ? "\n" : ",\n") << j.dump();
   }
-  json links = json::array();
-  for (const topo::Link& l : graph.links()) {
-    links.push_back({{"a", graph.node(l.a.node).name},
-                     {"a_port", l.a.port},
-                     {"b", graph.node(l.b.node).name},
-                     {"b_port", l.b.port},
-                     {"link_class", l.link_class},
-                     {"rate_gbps", l.rate.gbps()},
-                     {"delay_ns", static_cast<double>(l.delay.ps()) * 1e-3}});
+  o << "\n],\n\"links\": [";
+  for (topo::LinkId id = 0; id < graph.links().size(); ++id) {
+    const topo::Link& l = graph.link(id);
+    const json j = {{"a", graph.node(l.a.node).name},
+                    {"a_port", l.a.port},
+                    {"b", graph.node(l.b.node).name},
+                    {"b_port", l.b.port},
+                    {"link_class", l.link_class},
+                    {"rate_gbps", l.rate.gbps()},
+                    {"delay_ns", static_cast<double>(l.delay.ps()) * 1e-3}};
+    o << (id == 0 ? "\n" : ",\n") << j.dump();
   }
-  json doc = {{"scenario", scenario_name},
-              {"summary", summary},
-              {"link_classes", classes},
-              {"nodes", nodes},
-              {"links", links}};
-  return doc.dump(1) + "\n";
+  o << "\n]}\n";
 }
 
 }  // namespace fe::control

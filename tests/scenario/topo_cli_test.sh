@@ -82,6 +82,12 @@ traffic { permutation { message_bytes: 1000 } }
 PB
 expect_exit2 'odd_k.textproto:2:.*fat_tree\.k' topo "$work/odd_k.textproto"
 
+# An output that cannot be written: exit 1, the run's failure, not bad input.
+"$bin" topo "$scenario" --json "$work/no/such/dir/x.json" >/dev/null 2>"$work/stderr"
+rc=$?
+[ "$rc" -eq 1 ] || fail "unwritable --json: exit $rc, want 1"
+grep -q "cannot create" "$work/stderr" || fail "unwritable --json: $(cat "$work/stderr")"
+
 "$bin" topo --help >"$work/help" || fail "topo --help: exit $?"
 grep -q -- "--dot FILE" "$work/help" || fail "topo --help does not explain --dot"
 grep -q "bisection" "$work/help" || fail "topo --help does not explain the figures"

@@ -89,7 +89,10 @@ TEST(MetricsTest, OneDomainHasDiameterTwo) {
 // Two islands: hosts 0-1 on one switch, 2-3 on another, no link between the switches.
 TEST(MetricsTest, DiameterOfDisconnectedHostsIsUnbounded) {
   Graph g;
-  const LinkClassId c = g.AddLinkClass({.name = "c", .rate = Rate::FromGbps(1)});
+  LinkClass one_gbps;
+  one_gbps.name = "c";
+  one_gbps.rate = Rate::FromGbps(1);
+  const LinkClassId c = g.AddLinkClass(one_gbps);
   NodeId hosts[4];
   for (int h = 0; h < 4; ++h) hosts[h] = g.AddNode(NodeKind::kHost, 0, -1, "h" + std::to_string(h));
   const NodeId s0 = g.AddNode(NodeKind::kSwitch, 1, -1, "s0");
