@@ -23,7 +23,7 @@ void QueueSampler::OnEvent(uint64_t /*arg*/) {
     }
   }
   for (const dp::MessageState& m : fabric_->messages()) {
-    if (!m.completed()) {
+    if (!m.finished()) {
       sched_->After(interval_, this);
       return;
     }

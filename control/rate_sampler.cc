@@ -23,7 +23,7 @@ void RateSampler::OnEvent(uint64_t /*arg*/) {
   bool pending = false;
   for (uint32_t id = 0; id < messages_->size(); ++id) {
     const dp::MessageState& m = (*messages_)[id];
-    if (m.completed()) continue;
+    if (m.finished()) continue;
     pending = true;
     // A message starting at this very instant may not have run its start event yet: its
     // rate state is only defined once it has, so it is sampled from the next interval on.

@@ -72,6 +72,9 @@ struct MessageState {
 
   bool delivered() const { return delivered_at != Time::Infinite(); }
   bool completed() const { return completed_at != Time::Infinite(); }
+  // Nothing more will happen to it: completed, or given up as unreachable. A run ends when every
+  // message is finished.
+  bool finished() const { return completed() || unreachable; }
 };
 
 using MessageTable = std::vector<MessageState>;

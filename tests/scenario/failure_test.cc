@@ -312,29 +312,30 @@ TEST(FailureTest, HostLinkDownWithNoOtherPathMakesTheFlowUnreachableAndTheRunEnd
 }
 
 // Through the scenario file and the software run: a fabric link and a host link flap forty times
-// each while every host sends. The run must end with every flow done: completed, or given up
-// when a reconvergence found h0 cut off.
+// each while every host sends, with the rate and queue samplers on. The run must end with every
+// flow done: completed, or given up when a reconvergence found h0 cut off.
 TEST(FailureTest, FlappingNeverHangs) {
-  auto scenario = LoadScenarioText(R"pb(
-                                     topology {
-                                       fat_tree { k: 4 link_rate_gbps: 100 link_delay_ns: 1000 }
-                                       failure {
-                                         at_ns: 10000
-                                         link { a: "agg2" b: "core0" }
-                                         flap { down_ns: 3000 period_ns: 7000 count: 40 }
-                                       }
-                                       failure {
-                                         at_ns: 12000
-                                         link { a: "h0" b: "edge0" }
-                                         flap { down_ns: 2000 period_ns: 9000 count: 40 }
-                                       }
-                                       routing { reconverge_delay_ns: 1000 }
-                                     }
-                                     nic { transport { retransmit_timeout_ns: 100000 } }
-                                     traffic { permutation { message_bytes: 1048576 } }
-                                     run { seed: 5 }
-                                   )pb",
-                                   "flap.textproto");
+  auto scenario = LoadScenarioText(
+      R"pb(
+        topology {
+          fat_tree { k: 4 link_rate_gbps: 100 link_delay_ns: 1000 }
+          failure {
+            at_ns: 10000
+            link { a: "agg2" b: "core0" }
+            flap { down_ns: 3000 period_ns: 7000 count: 40 }
+          }
+          failure {
+            at_ns: 12000
+            link { a: "h0" b: "edge0" }
+            flap { down_ns: 2000 period_ns: 9000 count: 40 }
+          }
+          routing { reconverge_delay_ns: 1000 }
+        }
+        nic { transport { retransmit_timeout_ns: 100000 } }
+        traffic { permutation { message_bytes: 1048576 } }
+        run { seed: 5 rate_sample_interval_ns: 10000 queue_sample_interval_ns: 10000 }
+      )pb",
+      "flap.textproto");
   ASSERT_TRUE(scenario.ok()) << scenario.status().message();
   SoftwareRunOptions opt;
   opt.seed = 5;
