@@ -1,6 +1,9 @@
 #include "control/capture.h"
 
+#include <optional>
 #include <vector>
+
+#include "control/switch_ref.h"
 
 namespace fe::control {
 
@@ -10,19 +13,6 @@ struct SelectedPort {
   dp::EgressPort* port;
   std::string name;
 };
-
-const char* TierPrefix(fabric_emu::SwitchTier tier) {
-  switch (tier) {
-    case fabric_emu::EDGE:
-      return "edge";
-    case fabric_emu::AGGREGATION:
-      return "agg";
-    case fabric_emu::CORE:
-      return "core";
-    default:
-      return nullptr;
-  }
-}
 
 StatusOr<std::vector<SelectedPort>> Resolve(const fabric_emu::Capture& c, Emulation* e) {
   std::vector<SelectedPort> out;
@@ -38,20 +28,18 @@ StatusOr<std::vector<SelectedPort>> Resolve(const fabric_emu::Capture& c, Emulat
       continue;
     }
     const fabric_emu::SwitchPortRef& ref = s.switch_port();
-    const char* prefix = TierPrefix(ref.tier());
-    if (prefix == nullptr) return Status::Error(field + ".switch_port.tier: not set");
-    const std::string name = prefix + std::to_string(ref.index());
-    const auto& nodes = e->graph.nodes();
-    size_t n = 0;
-    while (n < nodes.size() && nodes[n].name != name) ++n;
-    if (n == nodes.size()) return Status::Error(field + ".switch_port.index: no switch " + name);
-    if (ref.port() < 0 || static_cast<size_t>(ref.port()) >= nodes[n].links.size()) {
-      return Status::Error(field + ".switch_port.port: " + name + " has no port " +
+    const std::optional<topo::NodeId> n = SelectedSwitch(e->graph, ref);
+    if (!n) {
+      return Status::Error(field + ".switch_port: no such switch" +
+                           (ref.has_name() ? " " + ref.name() : std::string()));
+    }
+    const topo::Node& sw = e->graph.node(*n);
+    if (ref.port() < 0 || static_cast<size_t>(ref.port()) >= sw.links.size()) {
+      return Status::Error(field + ".switch_port.port: " + sw.name + " has no port " +
                            std::to_string(ref.port()));
     }
-    out.push_back(
-        {&e->fabric->port(static_cast<topo::NodeId>(n), static_cast<uint16_t>(ref.port())),
-         name + "/" + std::to_string(ref.port())});
+    out.push_back({&e->fabric->port(*n, static_cast<uint16_t>(ref.port())),
+                   sw.name + "/" + std::to_string(ref.port())});
   }
   return out;
 }

@@ -5,7 +5,7 @@
 #include "congestion/dcqcn.h"
 #include "congestion/hpcc.h"
 #include "control/switch_params.h"
-#include "topology/fat_tree.h"
+#include "topology/build.h"
 #include "traffic/cdf_load.h"
 #include "traffic/flow_size_cdf.h"
 #include "traffic/incast.h"
@@ -14,12 +14,6 @@
 namespace fe::control {
 
 Time TimeFromNs(double ns) { return Time::FromPs(std::llround(ns * 1000.0)); }
-
-StatusOr<topo::Graph> BuildTopology(const fabric_emu::Scenario& scenario) {
-  const auto& ft = scenario.topology().fat_tree();
-  return topo::BuildFatTree(topo::FatTreeParams{ft.k(), Rate::FromGbps(ft.link_rate_gbps()),
-                                                TimeFromNs(ft.link_delay_ns())});
-}
 
 namespace {
 
@@ -106,8 +100,9 @@ StatusOr<std::vector<Flow>> SectionFlows(const fabric_emu::Traffic& t, const top
       StatusOr<FlowSizeCdf> cdf = FlowSizeCdf::FromFile(path);
       if (!cdf.ok()) return cdf.status();
       CdfLoadParams p;
-      p.num_hosts = hosts;
-      p.host_link_rate = graph.link(graph.node(graph.hosts()[0]).links[0]).rate;
+      for (const topo::NodeId h : graph.hosts()) {
+        p.host_link_rates.push_back(graph.link(graph.node(h).links[0]).rate);
+      }
       p.load = t.cdf_load().load_fraction();
       p.start = TimeFromNs(t.cdf_load().start_ns());
       p.duration = TimeFromNs(t.cdf_load().duration_ns());
@@ -168,13 +163,10 @@ StatusOr<std::unique_ptr<Emulation>> BuildEmulation(const fabric_emu::Scenario& 
                                                     uint64_t seed, const std::string& scenario_dir,
                                                     dp::PoolMemory pool_memory) {
   auto e = std::make_unique<Emulation>();
-  StatusOr<topo::Graph> graph = BuildTopology(scenario);
-  if (!graph.ok()) return graph.status();
+  StatusOr<topo::Graph> graph = topo::BuildTopology(scenario.topology(), scenario_dir);
+  if (!graph.ok()) return Status::Error("topology." + graph.status().message());
   e->graph = std::move(graph).value();
   e->routes = topo::RouteTable::Build(e->graph);
-  const topo::Link& host_link = e->graph.link(e->graph.node(e->graph.hosts()[0]).links[0]);
-  e->host_link_rate = host_link.rate;
-  e->link_delay = host_link.delay;
 
   StatusOr<std::vector<dp::MessageSpec>> messages =
       BuildMessages(scenario, e->graph, seed, scenario_dir);
@@ -184,7 +176,7 @@ StatusOr<std::unique_ptr<Emulation>> BuildEmulation(const fabric_emu::Scenario& 
   StatusOr<dp::NicParams> nic = BuildNicParams(scenario.nic());
   if (!nic.ok()) return nic.status();
   params.nic = *nic;
-  ApplySwitchSection(scenario.switch_(), &params);
+  ApplySwitchSection(scenario.switch_(), e->graph, &params);
   params.ecmp_seed = static_cast<uint32_t>(seed);
   params.random_seed = seed;
   // Enough mbufs for every packet of every message to be in the fabric at once, within bounds:

@@ -27,15 +27,11 @@ struct Emulation {
   // The scenario's failures, scheduled; null when it has none. Declared after the fabric so that
   // it goes first: it is the fabric's loss observer.
   std::unique_ptr<FailureInjector> failures;
-  Rate host_link_rate;
-  Time link_delay;
 };
 
 // The scenario's NIC section as NIC parameters: unset fields keep their documented defaults,
 // DCQCN overrides replace single fields of the chosen preset.
 StatusOr<dp::NicParams> BuildNicParams(const fabric_emu::NicConfig& nic);
-
-StatusOr<topo::Graph> BuildTopology(const fabric_emu::Scenario& scenario);
 
 // The messages of every traffic section, in section order, drawn from `seed`. Relative CDF file
 // paths start at scenario_dir.

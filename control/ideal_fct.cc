@@ -1,5 +1,7 @@
 #include "control/ideal_fct.h"
 
+#include <algorithm>
+
 #include "dataplane/packet.h"
 #include "dataplane/roce_headers.h"
 
@@ -13,15 +15,32 @@ uint32_t PacketWireBytes(uint64_t payload_bytes) {
 }
 }  // namespace
 
-Time StandaloneFct(uint64_t size_bytes, uint32_t mtu_payload_bytes, const PathShape& path) {
-  const uint64_t full = size_bytes / mtu_payload_bytes;
-  const uint64_t tail = size_bytes % mtu_payload_bytes;
-  const Time full_ser = path.rate.SerializationTime(PacketWireBytes(mtu_payload_bytes));
-  const Time tail_ser = path.rate.SerializationTime(PacketWireBytes(tail));
-  Time t = full_ser * static_cast<int64_t>(full);
-  if (tail > 0) t += tail_ser;
-  const Time largest = full > 0 ? full_ser : tail_ser;
-  return t + largest * (path.links - 1) + path.delay * path.links;
+Time StandaloneFct(uint64_t size_bytes, uint32_t mtu_payload_bytes, std::span<const PathHop> hops) {
+  if (hops.empty()) return Time::Zero();
+  const uint64_t packets = (size_bytes + mtu_payload_bytes - 1) / mtu_payload_bytes;
+  const uint64_t tail = size_bytes - (packets - 1) * mtu_payload_bytes;  // the last packet's
+  const uint32_t full_wire = PacketWireBytes(mtu_payload_bytes);
+  const uint32_t tail_wire = PacketWireBytes(tail);
+
+  Time delays = Time::Zero();
+  Time last_to_end = Time::Zero();  // sum_{j>=c} T_j, built from the end
+  for (const PathHop& h : hops) {
+    delays += h.delay;
+    last_to_end += h.rate.SerializationTime(tail_wire);
+  }
+  if (packets == 1) return last_to_end + delays;
+  const auto between = static_cast<int64_t>(packets - 2);  // packets between first and last
+  Time first_to_c = Time::Zero();                          // sum_{j<=c} F_j
+  Time bottleneck = Time::Zero();                          // max_{j<=c} F_j
+  Time longest = Time::Zero();
+  for (const PathHop& h : hops) {
+    const Time full = h.rate.SerializationTime(full_wire);
+    first_to_c += full;
+    bottleneck = std::max(bottleneck, full);
+    longest = std::max(longest, first_to_c + bottleneck * between + last_to_end);
+    last_to_end -= h.rate.SerializationTime(tail_wire);
+  }
+  return longest + delays;
 }
 
 }  // namespace fe::control

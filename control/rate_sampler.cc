@@ -2,16 +2,17 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <utility>
 
 namespace fe::control {
 
 RateSampler::RateSampler(Scheduler* sched, const dp::MessageTable* messages,
-                         dp::CongestionControl cc, Rate line_rate, Time interval,
-                         RateSources sources)
+                         dp::CongestionControl cc, std::function<Rate(uint32_t)> line_rate,
+                         Time interval, RateSources sources)
     : sched_(sched),
       messages_(messages),
       cc_(cc),
-      line_rate_(line_rate),
+      line_rate_(std::move(line_rate)),
       interval_(interval),
       sources_(sources) {}
 
@@ -27,13 +28,15 @@ void RateSampler::OnEvent(uint64_t /*arg*/) {
     // A message starting at this very instant may not have run its start event yet: its
     // rate state is only defined once it has, so it is sampled from the next interval on.
     if (m.spec.start >= now) continue;
-    Rate rate = line_rate_;
+    Rate rate;
     if (cc_ == dp::CongestionControl::kDcqcn) {
       cong::DcqcnState state = m.dcqcn;
       if (sources_.dcqcn != nullptr) cong::OnTimer(*sources_.dcqcn, state, now);
       rate = state.current_rate;
     } else if (cc_ == dp::CongestionControl::kHpcc && sources_.hpcc != nullptr) {
       rate = (*sources_.hpcc)[id].state.rate;
+    } else if (line_rate_) {
+      rate = line_rate_(id);
     }
     samples_.push_back(RateSample{now, id, rate});
   }

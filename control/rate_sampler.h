@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -36,10 +37,15 @@ struct RateSources {
 class RateSampler final : public EventHandler {
  public:
   // A QP's rate under `cc`: kDcqcn, its DCQCN current rate R_C; kHpcc, its HPCC rate W / T
-  // (from sources.hpcc); kNone, line_rate (nothing throttles it). messages and the sources
-  // must outlive the sampler.
+  // (from sources.hpcc); kNone, line_rate(message id), the rate of the link its sender leaves
+  // by (nothing throttles it). messages and the sources must outlive the sampler.
   RateSampler(Scheduler* sched, const dp::MessageTable* messages, dp::CongestionControl cc,
-              Rate line_rate, Time interval, RateSources sources = {});
+              std::function<Rate(uint32_t)> line_rate, Time interval, RateSources sources = {});
+  // The same where every message's line rate is one rate.
+  RateSampler(Scheduler* sched, const dp::MessageTable* messages, dp::CongestionControl cc,
+              Rate line_rate, Time interval, RateSources sources = {})
+      : RateSampler(
+            sched, messages, cc, [line_rate](uint32_t) { return line_rate; }, interval, sources) {}
 
   // Schedules the first sample one interval from now.
   void Start();
@@ -51,7 +57,7 @@ class RateSampler final : public EventHandler {
   Scheduler* sched_;
   const dp::MessageTable* messages_;
   dp::CongestionControl cc_;
-  Rate line_rate_;
+  std::function<Rate(uint32_t)> line_rate_;
   Time interval_;
   RateSources sources_;
   std::vector<RateSample> samples_;

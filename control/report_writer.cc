@@ -7,6 +7,7 @@
 
 #include "control/ideal_fct.h"
 #include "dataplane/drop_reason.h"
+#include "topology/path.h"
 
 namespace fe::control {
 
@@ -82,16 +83,38 @@ Json PausedHostsJson(const Emulation& e) {
   return out;
 }
 
+// Each change of the fabric as it happened, with what it cost; reroute_ns is null when the run
+// ended before routes took the change in.
+Json FailuresJson(const FailureSummary& summary) {
+  Json events = Json::array();
+  for (const FailureEventSummary& ev : summary.events) {
+    events.push_back(Json{
+        {"failure", ev.failure},
+        {"at_ns", Ns(ev.at)},
+        {"kind", ev.kind},
+        {"target", ev.target},
+        {"frames_lost", ev.frames_lost},
+        {"flows_affected", ev.flows_affected},
+        {"reroute_ns", ev.reroute_at == Time::Infinite() ? Json(nullptr) : Json(Ns(ev.reroute_at))},
+        {"unreachable_flows", ev.unreachable_flows}});
+  }
+  return Json{{"events", events}, {"unreachable_flows", summary.unreachable_flows}};
+}
+
 }  // namespace
 
 FlowMetrics CollectFlowMetrics(const Emulation& e, uint32_t mtu_payload_bytes) {
   FlowMetrics metrics;
   const dp::MessageTable& messages = e.fabric->messages();
+  std::vector<PathHop> path;
   for (uint32_t id = 0; id < messages.size(); ++id) {
     const dp::MessageState& m = messages[id];
-    const PathShape path{
-        topo::ShortestPathLinks(e.graph, e.routes, m.spec.src_host, m.spec.dst_host),
-        e.host_link_rate, e.link_delay};
+    // The path the message's packets take, each link at its own rate and delay.
+    path.clear();
+    for (const topo::LinkId l :
+         topo::PathLinks(e.graph, e.routes, m.spec.src_host, m.spec.dst_host, id)) {
+      path.push_back(PathHop{e.graph.link(l).rate, e.graph.link(l).delay});
+    }
     FlowRecord r;
     r.id = id;
     r.src_host = m.spec.src_host;
@@ -157,6 +180,7 @@ std::string SummaryJson(const fabric_emu::Scenario& scenario, uint64_t seed,
     by_reason[dp::DropReasonName(static_cast<dp::DropReason>(i))] = t.drops.packets[i];
   }
   j["drops"] = Json{{"packets", t.drops.total_packets()}, {"by_reason", by_reason}};
+  if (e.failures != nullptr) j["failures"] = FailuresJson(e.failures->Summary());
   j["switch_queues"] = SwitchQueuesJson(e);
   j["paused_host_uplinks"] = PausedHostsJson(e);
   j["mbufs_in_use_at_end"] = e.fabric->mbufs_in_use();

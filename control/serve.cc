@@ -20,6 +20,7 @@
 #include "dataplane/packet.h"
 #include "dataplane/realtime_loop.h"
 #include "dataplane/tsc_clock.h"
+#include "topology/build.h"
 
 namespace fe::control {
 
@@ -163,8 +164,8 @@ int RunServe(const fabric_emu::Scenario& scenario, const ServeOptions& options) 
   for (const auto& p : scenario.realtime().port()) {
     real_hosts.insert(static_cast<uint32_t>(p.host()));
   }
-  StatusOr<topo::Graph> graph = BuildTopology(scenario);
-  if (!graph.ok()) return fail(graph.status().message());
+  StatusOr<topo::Graph> graph = topo::BuildTopology(scenario.topology(), options.scenario_dir);
+  if (!graph.ok()) return fail("topology." + graph.status().message());
   StatusOr<std::vector<dp::MessageSpec>> all =
       BuildMessages(scenario, *graph, seed, options.scenario_dir);
   if (!all.ok()) return fail(all.status().message());

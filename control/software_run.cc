@@ -44,8 +44,14 @@ StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
   if (scenario.run().rate_sample_interval_ns() > 0) {
     StatusOr<dp::NicParams> nic = BuildNicParams(scenario.nic());
     if (!nic.ok()) return nic.status();
+    // Unthrottled, a message runs at the rate of the link its sender leaves by.
+    const auto line_rate = [&e](uint32_t id) {
+      const dp::MessageSpec& m = e.fabric->messages()[id].spec;
+      const topo::Node& src = e.graph.node(e.graph.hosts()[m.src_host]);
+      return e.graph.link(src.links[e.graph.HostPortTo(m.src_host, m.dst_host, id)]).rate;
+    };
     r.rates = std::make_unique<RateSampler>(
-        &e.sched, &e.fabric->messages(), nic->cc, e.host_link_rate,
+        &e.sched, &e.fabric->messages(), nic->cc, line_rate,
         TimeFromNs(scenario.run().rate_sample_interval_ns()),
         RateSources{&e.fabric->nic(0).config().dcqcn, &e.fabric->hpcc()});
     r.rates->Start();

@@ -1,6 +1,11 @@
 #include "control/switch_params.h"
 
+#include <array>
 #include <cmath>
+#include <map>
+#include <string>
+#include <tuple>
+#include <utility>
 
 namespace fe::control {
 
@@ -68,15 +73,58 @@ dp::SwitchParams BuildSwitchParams(const fabric_emu::SwitchConfig& sw) {
   return p;
 }
 
-void ApplySwitchSection(const fabric_emu::SwitchConfig& sw, dp::FabricParams* params) {
+void ApplySwitchSection(const fabric_emu::SwitchConfig& sw, const topo::Graph& graph,
+                        dp::FabricParams* params) {
   params->switch_params = BuildSwitchParams(sw);
+  fabric_emu::SwitchConfig base = sw;
+  base.clear_tier_override();
+  base.clear_role_override();
+  // By tier: the override that refines it, or none.
+  std::array<const fabric_emu::SwitchConfig*,
+             std::tuple_size_v<decltype(params->tier_switch_params)>>
+      tier_config{};
   for (const fabric_emu::SwitchTierOverride& o : sw.tier_override()) {
     const auto tier = static_cast<size_t>(o.tier());
     if (tier == 0 || tier >= params->tier_switch_params.size()) continue;
-    fabric_emu::SwitchConfig merged = sw;
-    merged.clear_tier_override();
+    fabric_emu::SwitchConfig merged = base;
     merged.MergeFrom(o.config());
     params->tier_switch_params[tier] = BuildSwitchParams(merged);
+    tier_config[tier] = &o.config();
+  }
+  if (sw.role_override_size() == 0) return;
+  std::map<std::string, const fabric_emu::SwitchConfig*> by_role;
+  std::map<std::string, const fabric_emu::SwitchConfig*> by_name;
+  for (const fabric_emu::SwitchRoleOverride& o : sw.role_override()) {
+    if (o.has_name()) {
+      by_name.emplace(o.name(), &o.config());
+    } else if (o.has_role()) {
+      by_role.emplace(o.role(), &o.config());
+    }
+  }
+  // Switches of one tier and role without a name override share one variant.
+  std::map<std::pair<uint8_t, std::string>, int32_t> role_variant;
+  params->node_switch_variant.assign(graph.nodes().size(), -1);
+  for (topo::NodeId n = 0; n < graph.nodes().size(); ++n) {
+    const topo::Node& node = graph.node(n);
+    if (node.kind != topo::NodeKind::kSwitch) continue;
+    const auto role = by_role.find(node.role);
+    const auto name = by_name.find(node.name);
+    if (role == by_role.end() && name == by_name.end()) continue;
+    if (name == by_name.end()) {
+      const auto [it, fresh] = role_variant.emplace(std::make_pair(node.tier, node.role),
+                                                    params->switch_variants.size());
+      params->node_switch_variant[n] = it->second;
+      if (!fresh) continue;
+    } else {
+      params->node_switch_variant[n] = static_cast<int32_t>(params->switch_variants.size());
+    }
+    fabric_emu::SwitchConfig merged = base;
+    if (node.tier < tier_config.size() && tier_config[node.tier] != nullptr) {
+      merged.MergeFrom(*tier_config[node.tier]);
+    }
+    if (role != by_role.end()) merged.MergeFrom(*role->second);
+    if (name != by_name.end()) merged.MergeFrom(*name->second);
+    params->switch_variants.push_back(BuildSwitchParams(merged));
   }
 }
 

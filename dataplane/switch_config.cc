@@ -31,8 +31,12 @@ StatusOr<SwitchConfig> Compile(const SwitchParams& params, std::span<const PortL
     }
     cong::HeadroomParams h = params.headroom;
     h.link_rate = link.rate;
+    // A cable the user measured wins over the one the emulated delay implies: the headroom a
+    // real switch needs follows its real cable, whatever the emulated link is set to.
     h.cable_length_m =
-        static_cast<double>(link.delay.ps()) / static_cast<double>(h.propagation_per_m.ps());
+        params.cable_length_m.has_value()
+            ? *params.cable_length_m
+            : static_cast<double>(link.delay.ps()) / static_cast<double>(h.propagation_per_m.ps());
     StatusOr<int64_t> bytes = cong::ComputeHeadroomBytes(h);
     if (!bytes.ok()) return Prefixed("headroom", bytes.status());
     buffer.headroom_bytes.push_back(*bytes);

@@ -31,10 +31,10 @@ struct SwitchParams {
   // Headroom of each lossless PG. Unset: ComputeHeadroomBytes per ingress port, with that port's
   // link rate and a cable as long as its propagation delay at headroom.propagation_per_m.
   std::optional<int64_t> headroom_bytes;
-  // Cable the computed headroom covers. Unset: as long as each port's propagation delay at
-  // headroom.propagation_per_m.
+  // Cable the computed headroom covers, on every port. Unset: as long as each port's
+  // propagation delay at headroom.propagation_per_m.
   std::optional<double> cable_length_m;
-  // link_rate and cable_length_m are taken from each port's link.
+  // link_rate is taken from each port's link, cable_length_m from the field above.
   cong::HeadroomParams headroom;
   cong::PauseSenderParams pause;
   // On lossless queues when PFC is on.

@@ -104,8 +104,6 @@ class Graph {
     if (it == by_name_.end()) return std::nullopt;
     return it->second;
   }
-  // Puts a host or scale-up switch into scale-up domain `domain` (-1: none).
-  void SetDomain(NodeId id, int32_t domain) { nodes_[id].domain = domain; }
   // Host index of a host node, or -1 for a switch.
   int32_t HostIndex(NodeId id) const { return host_index_[id]; }
 

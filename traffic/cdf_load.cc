@@ -1,5 +1,6 @@
 #include "traffic/cdf_load.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -7,13 +8,30 @@
 
 namespace fe {
 
-double CdfLoadArrivalsPerHostPerSecond(const CdfLoadParams& p, const FlowSizeCdf& sizes) {
-  return p.load * static_cast<double>(p.host_link_rate.bps()) / (8 * sizes.MeanBytes());
+double CdfLoadArrivalsPerSecond(double load, Rate host_link_rate, const FlowSizeCdf& sizes) {
+  return load * static_cast<double>(host_link_rate.bps()) / (8 * sizes.MeanBytes());
 }
 
 StatusOr<std::vector<Flow>> MakeCdfLoad(const CdfLoadParams& p, const FlowSizeCdf& sizes) {
-  if (p.num_hosts < 2) return Status::Error("cdf load needs at least 2 hosts");
-  if (p.host_link_rate.bps() <= 0) return Status::Error("cdf load host link rate must be positive");
+  if (p.host_link_rates.size() < 2) return Status::Error("cdf load needs at least 2 hosts");
+  if (p.host_link_rates.size() > std::numeric_limits<uint32_t>::max()) {
+    return Status::Error("cdf load has more hosts than host indices");
+  }
+  const auto num_hosts = static_cast<uint32_t>(p.host_link_rates.size());
+  // Cumulative link rates: an arrival belongs to the host whose share of the sum it falls in.
+  std::vector<int64_t> cumulative_bps;
+  cumulative_bps.reserve(num_hosts);
+  int64_t total_bps = 0;
+  for (const Rate r : p.host_link_rates) {
+    if (r.bps() <= 0) return Status::Error("cdf load host link rate must be positive");
+    if (r.bps() > std::numeric_limits<int64_t>::max() - total_bps) {
+      return Status::Error("cdf load host link rates sum past 2^63 b/s");
+    }
+    total_bps += r.bps();
+    cumulative_bps.push_back(total_bps);
+  }
+  const bool one_rate = std::all_of(p.host_link_rates.begin(), p.host_link_rates.end(),
+                                    [&](Rate r) { return r.bps() == p.host_link_rates[0].bps(); });
   if (!(p.load > 0 && p.load <= 1)) return Status::Error("cdf load must be within (0, 1]");
   if (p.duration < Time::Zero()) return Status::Error("cdf load duration is negative");
   if (p.duration == Time::Zero() && p.max_flows == 0) {
@@ -21,7 +39,12 @@ StatusOr<std::vector<Flow>> MakeCdfLoad(const CdfLoadParams& p, const FlowSizeCd
   }
   if (sizes.MeanBytes() <= 0) return Status::Error("cdf load flow-size mean must be positive");
 
-  const double total_per_ps = p.num_hosts * CdfLoadArrivalsPerHostPerSecond(p, sizes) * 1e-12;
+  // Summed as n x one host's rate when the rates agree: the arrivals of such a fabric stay those
+  // it always had, to the last bit.
+  const double total_per_second =
+      one_rate ? num_hosts * CdfLoadArrivalsPerSecond(p.load, p.host_link_rates[0], sizes)
+               : CdfLoadArrivalsPerSecond(p.load, Rate::FromBps(total_bps), sizes);
+  const double total_per_ps = total_per_second * 1e-12;
   const Time end = p.duration == Time::Zero() ? Time::Infinite() : p.start + p.duration;
   const uint64_t max_flows = p.max_flows == 0 ? std::numeric_limits<uint64_t>::max() : p.max_flows;
   const uint64_t refuse_above =
@@ -44,8 +67,16 @@ StatusOr<std::vector<Flow>> MakeCdfLoad(const CdfLoadParams& p, const FlowSizeCd
       return Status::Error("cdf load generates more than " + std::to_string(refuse_above) +
                            " flows; shorten duration_ns or lower load_fraction");
     }
-    const uint32_t src = static_cast<uint32_t>(rng.NextBelow(p.num_hosts));
-    uint32_t dst = static_cast<uint32_t>(rng.NextBelow(p.num_hosts - 1));
+    // With one rate the proportional choice is the uniform one, drawn as such for the same
+    // reason.
+    const uint32_t src =
+        one_rate ? static_cast<uint32_t>(rng.NextBelow(num_hosts))
+                 : static_cast<uint32_t>(
+                       std::upper_bound(
+                           cumulative_bps.begin(), cumulative_bps.end(),
+                           static_cast<int64_t>(rng.NextBelow(static_cast<uint64_t>(total_bps)))) -
+                       cumulative_bps.begin());
+    uint32_t dst = static_cast<uint32_t>(rng.NextBelow(num_hosts - 1));
     if (dst >= src) ++dst;  // skip self, keeping the others equally likely
     flows.push_back(Flow{.id = static_cast<uint32_t>(flows.size()),
                          .src_host = src,

@@ -26,8 +26,7 @@ TEST(RateSamplerTest, SamplesSendingFlowsEveryIntervalAndStopsWhenAllCompleted) 
       Message(Time::Zero(), Time::FromUs(25), Rate::FromGbps(40)),
       Message(Time::FromUs(10), Time::FromUs(32), Rate::FromGbps(7)),
   };
-  RateSampler sampler(&sched, &messages, dp::CongestionControl::kDcqcn, Rate::FromGbps(100),
-                      Time::FromUs(10));
+  RateSampler sampler(&sched, &messages, dp::CongestionControl::kDcqcn, nullptr, Time::FromUs(10));
   sampler.Start();
   // The sampler reads completion as it stands when it runs, so mark the completions as unknown
   // until their time by running in steps.
@@ -60,8 +59,9 @@ TEST(RateSamplerTest, SamplesSendingFlowsEveryIntervalAndStopsWhenAllCompleted) 
 TEST(RateSamplerTest, WithoutCongestionControlAFlowRunsAtLineRate) {
   Scheduler sched;
   dp::MessageTable messages = {Message(Time::Zero(), Time::Infinite(), Rate::FromGbps(1))};
-  RateSampler sampler(&sched, &messages, dp::CongestionControl::kNone, Rate::FromGbps(100),
-                      Time::FromUs(1));
+  RateSampler sampler(
+      &sched, &messages, dp::CongestionControl::kNone, [](uint32_t) { return Rate::FromGbps(100); },
+      Time::FromUs(1));
   sampler.Start();
   sched.RunUntil(Time::FromUs(3));
   ASSERT_EQ(sampler.samples().size(), 3u);
@@ -102,8 +102,8 @@ TEST(RateSamplerTest, UnderHpccAFlowRunsAtItsWindowRate) {
   dp::MessageTable messages = {Message(Time::Zero(), Time::Infinite(), Rate::FromGbps(1))};
   dp::HpccTable hpcc(1);
   hpcc[0].state.rate = Rate::FromGbps(37);
-  RateSampler sampler(&sched, &messages, dp::CongestionControl::kHpcc, Rate::FromGbps(100),
-                      Time::FromUs(1), RateSources{nullptr, &hpcc});
+  RateSampler sampler(&sched, &messages, dp::CongestionControl::kHpcc, nullptr, Time::FromUs(1),
+                      RateSources{nullptr, &hpcc});
   sampler.Start();
   sched.RunUntil(Time::FromUs(2));
   ASSERT_EQ(sampler.samples().size(), 2u);
@@ -122,8 +122,8 @@ TEST(RateSamplerTest, DcqcnSamplesIncludeIncreasesTheNicHasNotAppliedYet) {
   Scheduler sched;
   dp::MessageTable messages = {Message(Time::Zero(), Time::Infinite(), Rate::FromGbps(50))};
   messages[0].dcqcn = state;
-  RateSampler sampler(&sched, &messages, dp::CongestionControl::kDcqcn, Rate::FromGbps(100),
-                      Time::FromUs(60), RateSources{&*config, nullptr});
+  RateSampler sampler(&sched, &messages, dp::CongestionControl::kDcqcn, nullptr, Time::FromUs(60),
+                      RateSources{&*config, nullptr});
   sampler.Start();
   sched.RunUntil(Time::FromUs(60));
   ASSERT_EQ(sampler.samples().size(), 1u);

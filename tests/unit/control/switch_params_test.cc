@@ -3,6 +3,11 @@
 #include <google/protobuf/text_format.h>
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <vector>
+
+#include "topology/fat_tree.h"
+
 namespace fe::control {
 namespace {
 
@@ -67,7 +72,7 @@ TEST(SwitchParamsTest, TierOverrideReplacesOnlyItsFieldsForItsTier) {
     pfc { xoff_bytes: 50000 }
     tier_override { tier: EDGE config { buffer_bytes: 1000000 } }
   )"),
-                     &f);
+                     topo::Graph(), &f);
   EXPECT_EQ(f.switch_params.buffer.total_bytes, 4000000);
   ASSERT_TRUE(f.tier_switch_params[1].has_value());
   EXPECT_EQ(f.tier_switch_params[1]->buffer.total_bytes, 1000000);
@@ -83,12 +88,73 @@ TEST(SwitchParamsTest, TierOverrideInheritsDecrementTtlUnlessItSetsIt) {
     tier_override { tier: EDGE config { buffer_bytes: 1000000 } }
     tier_override { tier: CORE config { decrement_ttl: false } }
   )"),
-                     &f);
+                     topo::Graph(), &f);
   EXPECT_TRUE(f.switch_params.decrement_ttl);
   ASSERT_TRUE(f.tier_switch_params[1].has_value());
   EXPECT_TRUE(f.tier_switch_params[1]->decrement_ttl);
   ASSERT_TRUE(f.tier_switch_params[3].has_value());
   EXPECT_FALSE(f.tier_switch_params[3]->decrement_ttl);
+}
+
+// pfc.cable_length_m sizes the headroom for that cable, not for the emulated link's delay:
+// headroom holds 2 x the bytes a cable holds (docs/congestion.md), and a cable of L m holds
+// rate x L x 5 ns/m / 8 bytes. Exact: at 100 Gb/s every 100 m is 500 ns, 6250 whole bytes.
+TEST(SwitchParamsTest, CableLengthSizesTheHeadroomInsteadOfTheLinkDelay) {
+  const std::vector<dp::PortLink> ports = {{Rate::FromGbps(100), Time::FromNs(1000)},
+                                           {Rate::FromGbps(400), Time::FromNs(1000)}};
+  const auto headroom = [&](const char* text) {
+    StatusOr<dp::SwitchConfig> c = dp::Compile(BuildSwitchParams(Parse(text)), ports);
+    EXPECT_TRUE(c.ok()) << c.status().message();
+    return c.ok() ? c->buffer.headroom_bytes : std::vector<int64_t>{};
+  };
+  const std::vector<int64_t> from_delay = headroom("");  // 1 us of delay is a 200 m cable
+  const std::vector<int64_t> short_cable = headroom("pfc { cable_length_m: 100 }");
+  const std::vector<int64_t> long_cable = headroom("pfc { cable_length_m: 300 }");
+  ASSERT_EQ(from_delay.size(), 2u);
+  ASSERT_EQ(short_cable.size(), 2u);
+  ASSERT_EQ(long_cable.size(), 2u);
+  for (size_t p = 0; p < ports.size(); ++p) {
+    const int64_t bytes_per_100m = ports[p].rate.bps() * 500 / 8 / 1'000'000'000;
+    EXPECT_EQ(long_cable[p] - short_cable[p], 2 * 2 * bytes_per_100m) << "port " << p;
+    EXPECT_EQ(from_delay[p] - short_cable[p], 2 * 1 * bytes_per_100m) << "port " << p;
+  }
+  EXPECT_EQ(long_cable[0] - short_cable[0], 25'000);  // 2 x 2 x 6250
+}
+
+// Precedence, name over role over tier over the section: each switch gets the section with its
+// tier's, its role's and its name's overrides on top, each replacing only the fields it sets.
+TEST(SwitchParamsTest, RoleAndNameOverridesSelectSwitchesOfTheGraph) {
+  StatusOr<topo::Graph> g = topo::BuildFatTree(topo::FatTreeParams{});  // k = 4
+  ASSERT_TRUE(g.ok());
+  dp::FabricParams f;
+  ApplySwitchSection(Parse(R"(
+    buffer_bytes: 4000000
+    tier_override { tier: EDGE config { buffer_bytes: 1000000 decrement_ttl: true } }
+    role_override { role: "edge" config { buffer_bytes: 2000000 } }
+    role_override { name: "edge3" config { pfc { headroom_bytes: 7000 } } }
+    role_override { name: "core1" config { buffer_bytes: 3000000 } }
+  )"),
+                     *g, &f);
+  const auto params_of = [&](const char* name) {
+    const std::optional<topo::NodeId> n = g->FindNode(name);
+    EXPECT_TRUE(n.has_value()) << name;
+    return dp::SwitchParamsOf(f, *n, g->node(*n).tier);
+  };
+  // edge0: the role's buffer over the tier's, the tier's TTL kept.
+  EXPECT_EQ(params_of("edge0").buffer.total_bytes, 2000000);
+  EXPECT_TRUE(params_of("edge0").decrement_ttl);
+  EXPECT_FALSE(params_of("edge0").headroom_bytes.has_value());
+  // edge3: the same, and its own headroom.
+  EXPECT_EQ(params_of("edge3").buffer.total_bytes, 2000000);
+  EXPECT_EQ(params_of("edge3").headroom_bytes, 7000);
+  EXPECT_TRUE(params_of("edge3").decrement_ttl);
+  // core1 by name; core0 and the aggregation switches keep the section.
+  EXPECT_EQ(params_of("core1").buffer.total_bytes, 3000000);
+  EXPECT_EQ(params_of("core0").buffer.total_bytes, 4000000);
+  EXPECT_EQ(params_of("agg2").buffer.total_bytes, 4000000);
+  EXPECT_FALSE(params_of("agg2").decrement_ttl);
+  // One variant per named switch and one for the edge role: 8 edges share it but edge3.
+  EXPECT_EQ(f.switch_variants.size(), 3u);
 }
 
 }  // namespace

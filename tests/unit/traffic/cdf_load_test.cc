@@ -5,6 +5,8 @@
 #include <cmath>
 #include <vector>
 
+#include "core/random.h"
+
 namespace fe {
 namespace {
 
@@ -22,8 +24,7 @@ FlowSizeCdf TestCdf() {
 
 CdfLoadParams Params() {
   CdfLoadParams p;
-  p.num_hosts = 16;
-  p.host_link_rate = Rate::FromGbps(100);
+  p.host_link_rates.assign(16, Rate::FromGbps(100));
   p.load = 0.5;
   p.start = Time::FromUs(10);
   p.duration = Time::FromUs(1000);
@@ -36,7 +37,8 @@ CdfLoadParams Params() {
 constexpr double kPerHostPerSecond = 0.5 * 100e9 / (8 * kMeanBytes);
 
 TEST(CdfLoadTest, ArrivalRateFollowsLoadAndMeanSize) {
-  EXPECT_DOUBLE_EQ(CdfLoadArrivalsPerHostPerSecond(Params(), TestCdf()), kPerHostPerSecond);
+  EXPECT_DOUBLE_EQ(CdfLoadArrivalsPerSecond(0.5, Rate::FromGbps(100), TestCdf()),
+                   kPerHostPerSecond);
 }
 
 TEST(CdfLoadTest, FlowsAreWellFormedAndOrderedInTime) {
@@ -47,8 +49,8 @@ TEST(CdfLoadTest, FlowsAreWellFormedAndOrderedInTime) {
   for (size_t i = 0; i < flows->size(); ++i) {
     const Flow& f = (*flows)[i];
     EXPECT_EQ(f.id, i);
-    ASSERT_LT(f.src_host, p.num_hosts);
-    ASSERT_LT(f.dst_host, p.num_hosts);
+    ASSERT_LT(f.src_host, p.host_link_rates.size());
+    ASSERT_LT(f.dst_host, p.host_link_rates.size());
     ASSERT_NE(f.src_host, f.dst_host);
     ASSERT_GE(f.size_bytes, 1u);
     ASSERT_LE(f.size_bytes, 5000u);
@@ -65,18 +67,19 @@ TEST(CdfLoadTest, CountsAndBytesMatchThePoissonProcess) {
   auto flows = MakeCdfLoad(p, TestCdf());
   ASSERT_TRUE(flows.ok());
   const double per_host = kPerHostPerSecond * p.duration.seconds();
-  const double total = per_host * p.num_hosts;
+  const double total = per_host * static_cast<double>(p.host_link_rates.size());
 
   // A Poisson count has variance equal to its mean: 5 standard deviations.
   EXPECT_NEAR(static_cast<double>(flows->size()), total, 5 * std::sqrt(total));
-  std::vector<int> sent(p.num_hosts, 0), received(p.num_hosts, 0);
+  const size_t hosts = p.host_link_rates.size();
+  std::vector<int> sent(hosts, 0), received(hosts, 0);
   double bytes = 0;
   for (const Flow& f : *flows) {
     ++sent[f.src_host];
     ++received[f.dst_host];
     bytes += static_cast<double>(f.size_bytes);
   }
-  for (uint32_t h = 0; h < p.num_hosts; ++h) {
+  for (size_t h = 0; h < p.host_link_rates.size(); ++h) {
     EXPECT_NEAR(sent[h], per_host, 5 * std::sqrt(per_host)) << h;
     // Each arrival picks one of the 15 other hosts: host h receives a thinned Poisson process of
     // the same mean (15 senders x 1/15 each).
@@ -143,7 +146,7 @@ TEST(CdfLoadTest, SameSeedSameFlowsDifferentSeedDifferentFlows) {
 TEST(CdfLoadTest, RefusesParametersWithoutAMeaning) {
   const FlowSizeCdf cdf = TestCdf();
   CdfLoadParams p = Params();
-  p.num_hosts = 1;
+  p.host_link_rates.resize(1);
   EXPECT_FALSE(MakeCdfLoad(p, cdf).ok());
   p = Params();
   p.load = 0;
@@ -153,7 +156,7 @@ TEST(CdfLoadTest, RefusesParametersWithoutAMeaning) {
   p.load = std::nan("");
   EXPECT_FALSE(MakeCdfLoad(p, cdf).ok());
   p = Params();
-  p.host_link_rate = Rate::FromBps(0);
+  p.host_link_rates[3] = Rate::FromBps(0);
   EXPECT_FALSE(MakeCdfLoad(p, cdf).ok());
   p = Params();
   p.duration = Time::Zero();
@@ -161,6 +164,49 @@ TEST(CdfLoadTest, RefusesParametersWithoutAMeaning) {
   EXPECT_FALSE(MakeCdfLoad(p, cdf).ok());
   p.duration = Time::FromNs(-1);
   EXPECT_FALSE(MakeCdfLoad(p, cdf).ok());
+}
+
+// Each host offers its load on its own link: half the hosts at 400 Gb/s open 4 times the flows of
+// the others at 100 Gb/s, and every host's offered bytes are load x its own rate x duration.
+TEST(CdfLoadTest, EachHostOffersItsLoadOnItsOwnLinkRate) {
+  CdfLoadParams p = Params();
+  for (size_t h = 0; h < p.host_link_rates.size(); h += 2)
+    p.host_link_rates[h] = Rate::FromGbps(400);
+  auto flows = MakeCdfLoad(p, TestCdf());
+  ASSERT_TRUE(flows.ok()) << flows.status().message();
+  std::vector<int> sent(p.host_link_rates.size(), 0);
+  for (const Flow& f : *flows) ++sent[f.src_host];
+  for (size_t h = 0; h < sent.size(); ++h) {
+    // Poisson counts: mean load x rate x duration / (8 x mean size), 5 standard deviations.
+    const double mean =
+        CdfLoadArrivalsPerSecond(p.load, p.host_link_rates[h], TestCdf()) * p.duration.seconds();
+    EXPECT_DOUBLE_EQ(mean, (h % 2 == 0 ? 4 : 1) * kPerHostPerSecond * 1e-3) << h;
+    EXPECT_NEAR(sent[h], mean, 5 * std::sqrt(mean)) << h;
+  }
+}
+
+// With one rate on every link the choice of source is the uniform draw of old: the same flows
+// as a load over the same hosts always gave (so existing runs keep their flows).
+TEST(CdfLoadTest, OneRateDrawsSourcesUniformly) {
+  CdfLoadParams p = Params();
+  p.duration = Time::FromUs(5);
+  auto flows = MakeCdfLoad(p, TestCdf());
+  ASSERT_TRUE(flows.ok());
+  // The generator's own draws, replayed: gap, source, destination, size.
+  Random rng(p.seed);
+  const double per_ps =
+      16 * CdfLoadArrivalsPerSecond(p.load, Rate::FromGbps(100), TestCdf()) * 1e-12;
+  Time t = p.start;
+  for (const Flow& f : *flows) {
+    t += Time::FromPs(std::llround(-std::log(1 - rng.NextUnitDouble()) / per_ps));
+    EXPECT_EQ(f.start, t);
+    const auto src = static_cast<uint32_t>(rng.NextBelow(16));
+    auto dst = static_cast<uint32_t>(rng.NextBelow(15));
+    if (dst >= src) ++dst;
+    EXPECT_EQ(f.src_host, src);
+    EXPECT_EQ(f.dst_host, dst);
+    EXPECT_EQ(f.size_bytes, TestCdf().Sample(rng));
+  }
 }
 
 }  // namespace
