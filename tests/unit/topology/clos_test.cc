@@ -38,8 +38,12 @@ TEST(ClosTest, TwoTierCountsOversubscriptionAndBisectionFollowTheFormula) {
   // Exact: max-flow over integer bps, and the formula's terms are whole multiples of r.
   EXPECT_DOUBLE_EQ(BisectionBps(*g), std::min(hosts / 2 * r, leaves / 2.0 * up * r));
   for (const Node& n : g->nodes()) {
-    if (n.role == "leaf") EXPECT_EQ(n.links.size(), static_cast<size_t>(down + up)) << n.name;
-    if (n.role == "spine") EXPECT_EQ(n.links.size(), static_cast<size_t>(leaves * up / spines));
+    if (n.role == "leaf") {
+      EXPECT_EQ(n.links.size(), static_cast<size_t>(down + up)) << n.name;
+    }
+    if (n.role == "spine") {
+      EXPECT_EQ(n.links.size(), static_cast<size_t>(leaves * up / spines));
+    }
   }
   EXPECT_EQ(DiameterLinks(*g), 4u);  // host, leaf, spine, leaf, host
 }

@@ -74,7 +74,9 @@ void ExpectSameTable(const Graph& g, std::span<const uint8_t> link_up = {}) {
       if (dst == 0 || want[sw][dst] != want[sw][dst - 1]) ++runs;
       const auto [it, fresh] = seen.emplace(want[sw][dst], got.data());
       if (fresh) {
-        if (layout_end != nullptr) EXPECT_EQ(got.data(), layout_end) << g.node(sw).name;
+        if (layout_end != nullptr) {
+          EXPECT_EQ(got.data(), layout_end) << g.node(sw).name;
+        }
         layout_end = got.data() + got.size();
         ++groups;
         ports += got.size();
