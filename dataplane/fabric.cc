@@ -11,6 +11,7 @@
 #include "core/random.h"
 #include "dataplane/packet.h"
 #include "dataplane/packet_pool.h"
+#include "topology/path.h"
 
 namespace fe::dp {
 
@@ -19,24 +20,14 @@ uint32_t DomainOf(topo::NodeId n) { return static_cast<uint32_t>(n) + 1; }
 }  // namespace
 
 Time PathBaseRtt(const topo::Graph& graph, const topo::RouteTable& routes, uint32_t src_host,
-                 uint32_t dst_host, uint32_t mtu_payload_bytes, uint16_t src_port) {
+                 uint32_t dst_host, uint32_t mtu_payload_bytes, uint32_t spread) {
   const int64_t wire_bytes = WireBytesOfFrame(RoceFrameBytes(mtu_payload_bytes));
   Time one_way;
-  topo::PortRef at{graph.hosts()[src_host], src_port};
-  // A shortest path never revisits a node: more steps than nodes means a routing loop.
-  for (size_t step = 0; step < graph.nodes().size(); ++step) {
-    const topo::Link& link = graph.link(graph.node(at.node).links[at.port]);
+  for (const topo::LinkId l : topo::PathLinks(graph, routes, src_host, dst_host, spread)) {
+    const topo::Link& link = graph.link(l);
     one_way += link.delay + link.rate.SerializationTime(wire_bytes);
-    const topo::NodeId next = graph.Peer(at).node;
-    if (graph.node(next).kind == topo::NodeKind::kHost) {
-      return graph.HostIndex(next) == static_cast<int32_t>(dst_host) ? one_way + one_way
-                                                                     : Time::Zero();
-    }
-    const std::span<const uint16_t> hops = routes.NextHops(next, dst_host);
-    if (hops.empty()) return Time::Zero();
-    at = topo::PortRef{next, hops[0]};
   }
-  return Time::Zero();
+  return one_way + one_way;
 }
 
 SwitchParams SwitchParamsOf(const FabricParams& params, topo::NodeId node, uint8_t tier) {
@@ -190,8 +181,8 @@ Status Fabric::AddMessages(std::span<const MessageSpec> specs) {
     for (const MessageSpec& s : specs) {
       const auto id = static_cast<uint32_t>(messages_.size() + hpcc.size());
       const uint16_t port = graph_.HostPortTo(s.src_host, s.dst_host, id);
-      const Time base_rtt = PathBaseRtt(graph_, *routes_, s.src_host, s.dst_host,
-                                        params_.nic.mtu_payload_bytes, port);
+      const Time base_rtt =
+          PathBaseRtt(graph_, *routes_, s.src_host, s.dst_host, params_.nic.mtu_payload_bytes, id);
       StatusOr<cong::HpccConfig> c = CompileHpccQp(nic(s.src_host, port).config(), base_rtt);
       if (!c.ok()) {
         return Status::Error("message from host " + std::to_string(s.src_host) + " to host " +

@@ -65,14 +65,14 @@ struct FabricTotals {
   DropCounters drops;  // every switch's, NIC's and link's drops
 };
 
-// HPCC's base RTT T of the path from src_host, leaving by its port src_port, to dst_host (the
-// route table's first next hop at each switch): every link crossed twice, each time for its
+// HPCC's base RTT T of the path a message (id `spread`) takes from src_host to dst_host
+// (topo::PathLinks, the walk the ideal FCT takes too): every link crossed twice, each time for its
 // propagation delay plus the serialisation of a full frame at its rate. Real ACKs are shorter than
 // data frames, so T is a little above the unloaded RTT of a data packet and its ACK, and W_init = B
 // x T never limits a lone flow. Zero when dst_host cannot be reached. Under HPCC the fabric gives
 // each message's QP the T of its path.
 Time PathBaseRtt(const topo::Graph& graph, const topo::RouteTable& routes, uint32_t src_host,
-                 uint32_t dst_host, uint32_t mtu_payload_bytes, uint16_t src_port = 0);
+                 uint32_t dst_host, uint32_t mtu_payload_bytes, uint32_t spread = 0);
 
 class Fabric final : public Reachability {
  public:
