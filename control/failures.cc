@@ -257,7 +257,10 @@ FailureSummary FailureInjector::Summary() const {
     s.events.push_back(events_[c]);
     s.events.back().flows_affected = affected_[c].size();
   }
-  for (const dp::MessageState& m : fabric_->messages()) s.unreachable_flows += m.unreachable;
+  const dp::MessageTable& messages = fabric_->messages();
+  for (uint32_t id = 0; id < messages.size(); ++id) {
+    if (messages[id].unreachable) s.unreachable_flow_ids.push_back(id);
+  }
   return s;
 }
 

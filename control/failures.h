@@ -72,8 +72,9 @@ struct FailureEventSummary {
 
 struct FailureSummary {
   std::vector<FailureEventSummary> events;  // in the order they happened
-  // Every message given up: at a reconvergence, or at its start with no route.
-  uint64_t unreachable_flows = 0;
+  // Every message given up, by id (flows.csv's): at a reconvergence, or at its start with no
+  // route.
+  std::vector<uint32_t> unreachable_flow_ids;
 };
 
 class FailureInjector final : public EventHandler, public dp::LinkLossObserver {

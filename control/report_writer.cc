@@ -98,7 +98,9 @@ Json FailuresJson(const FailureSummary& summary) {
         {"reroute_ns", ev.reroute_at == Time::Infinite() ? Json(nullptr) : Json(Ns(ev.reroute_at))},
         {"unreachable_flows", ev.unreachable_flows}});
   }
-  return Json{{"events", events}, {"unreachable_flows", summary.unreachable_flows}};
+  return Json{{"events", events},
+              {"unreachable_flows", summary.unreachable_flow_ids.size()},
+              {"unreachable_flow_ids", summary.unreachable_flow_ids}};
 }
 
 }  // namespace
