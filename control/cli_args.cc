@@ -237,7 +237,8 @@ constexpr std::string_view kTopoExitStatusHelp =
 
 constexpr std::string_view kOverviewHelp =
     "fabric-emu: a RoCEv2 datacenter-fabric emulator. It runs RoCE traffic across an emulated\n"
-    "fat-tree of switches and NICs and reports flow completion times, queues and drops.\n"
+    "fabric (fat-tree, Clos, rail-optimised, scale-up domains, any graph) of switches and NICs,\n"
+    "with scheduled failures, and reports flow completion times, queues and drops.\n"
     "\n"
     "Usage:\n"
     "  fabric-emu run SCENARIO.textproto [--out DIR] [--seed N] [--quiet]\n"
