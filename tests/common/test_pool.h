@@ -4,6 +4,7 @@
 #include <rte_mbuf.h>
 
 #include <cstdio>
+#include <cstring>
 
 #include "dataplane/packet.h"
 
@@ -21,6 +22,14 @@ class TestPool {
   rte_mbuf* Alloc() {
     rte_mbuf* m = rte_pktmbuf_alloc(pool_);
     if (m != nullptr) ResetMeta(m);
+    return m;
+  }
+  // A frame of frame_bytes including FCS, as emulated traffic carries it: 60 stored bytes of
+  // zeroes (no MAC-control EtherType), the rest virtual.
+  rte_mbuf* Frame(uint32_t frame_bytes) {
+    rte_mbuf* m = Alloc();
+    std::memset(rte_pktmbuf_append(m, 60), 0, 60);
+    SetVirtualBytes(m, frame_bytes - 60 - kFcsBytes);
     return m;
   }
   unsigned in_use() const { return rte_mempool_in_use_count(pool_); }

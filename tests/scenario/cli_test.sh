@@ -1,16 +1,8 @@
 #!/usr/bin/env bash
 # The fabric-emu command line as a user meets it: a run writes its outputs and exits 0; every bad
 # scenario is refused before anything runs, with exit 2 and a message naming file, line and field.
-set -u
-bin=$1
-root=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
+# shellcheck source=cli_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
 
 # expect_refusal FILE PATTERN: exit 2, no output directory, message matching PATTERN on stderr.
 expect_refusal() {
@@ -74,8 +66,4 @@ expect_refusal "$work/does_not_exist.textproto" 'does_not_exist.textproto'
 "$bin" --help >"$work/help" 2>&1 || fail "--help exits non-zero"
 grep -q "run" "$work/help" || fail "--help does not mention run"
 
-if [ "$failures" -eq 0 ]; then
-  echo "cli: all checks passed"
-  exit 0
-fi
-exit 1
+cli_finish "cli"

@@ -8,15 +8,12 @@
 
 #include "control/failures.h"
 #include "topology/fat_tree.h"
+#include "topology_text.h"
 
 namespace fe::control {
 namespace {
 
-fabric_emu::Topology TopologyText(const std::string& text) {
-  fabric_emu::Topology t;
-  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &t)) << text;
-  return t;
-}
+using fe::testing::TopologyText;
 
 topo::Graph FatTree4() {
   auto g = topo::BuildFatTree(topo::FatTreeParams{4, Rate::FromGbps(100), Time::FromNs(1000)});

@@ -2,6 +2,7 @@
 // up, routes reconverging around them, and messages that lose every path given up so that the
 // run ends.
 #include "control/failures.h"
+#include "topology_text.h"
 
 #include <google/protobuf/text_format.h>
 #include <gtest/gtest.h>
@@ -20,11 +21,7 @@
 namespace fe::control {
 namespace {
 
-fabric_emu::Topology TopologyText(const std::string& text) {
-  fabric_emu::Topology t;
-  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &t)) << text;
-  return t;
-}
+using fe::testing::TopologyText;
 
 // A fabric over a graph with the topology section's failures scheduled.
 struct World {

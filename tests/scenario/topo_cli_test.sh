@@ -1,16 +1,8 @@
 #!/usr/bin/env bash
 # `fabric-emu topo` as a user meets it: the text, Graphviz that dot accepts, JSON whose counts
 # equal the text's, endpoint pairs, and refusals with exit 2.
-set -u
-bin=$1
-root=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
+# shellcheck source=cli_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
 scenario="$root/scenarios/default.textproto"  # k = 4 fat-tree: 16 hosts, 20 switches, 48 links
 
 "$bin" topo "$scenario" >"$work/text" 2>"$work/stderr" || fail "topo: exit $?: $(cat "$work/stderr")"
@@ -92,5 +84,4 @@ grep -q "cannot create" "$work/stderr" || fail "unwritable --json: $(cat "$work/
 grep -q -- "--dot FILE" "$work/help" || fail "topo --help does not explain --dot"
 grep -q "bisection" "$work/help" || fail "topo --help does not explain the figures"
 
-[ "$failures" -eq 0 ] || exit 1
-echo "topo CLI: all checks passed"
+cli_finish "topo CLI"

@@ -13,21 +13,13 @@ namespace {
 
 using testing::ArrivalSink;
 
-rte_mbuf* Frame(testing::TestPool& pool, uint32_t frame_bytes) {
-  rte_mbuf* m = pool.Alloc();
-  // A frame of frame_bytes including FCS: 60 stored bytes, the rest virtual.
-  rte_pktmbuf_append(m, 60);
-  SetVirtualBytes(m, frame_bytes - 60 - kFcsBytes);
-  return m;
-}
-
 TEST(EgressPortTest, FrameArrivesAfterSerialisationPlusPropagation) {
   testing::TestPool pool;
   Scheduler sched;
   ArrivalSink sink(&sched);
   EgressPort port(&sched, Rate::FromGbps(25), Time::FromNs(500));
   port.ConnectPeer(&sink, 0);
-  port.Enqueue(Frame(pool, 1500), 0);
+  port.Enqueue(pool.Frame(1500), 0);
   sched.RunUntil(Time::Infinite());
   ASSERT_EQ(sink.arrivals.size(), 1u);
   // 8 * (1500 + 20 preamble/gap) bits / 25 Gb/s = 486.4 ns, + 500 ns propagation.
@@ -43,7 +35,7 @@ void ExpectBackToBack(Rate rate, uint32_t frame_bytes, int64_t serialisation_ps)
   ArrivalSink sink(&sched);
   EgressPort port(&sched, rate, Time::FromNs(1000));
   port.ConnectPeer(&sink, 0);
-  for (int i = 0; i < 3; ++i) port.Enqueue(Frame(pool, frame_bytes), 3);
+  for (int i = 0; i < 3; ++i) port.Enqueue(pool.Frame(frame_bytes), 3);
   sched.RunUntil(Time::Infinite());
   ASSERT_EQ(sink.arrivals.size(), 3u);
   for (int i = 0; i < 3; ++i) {

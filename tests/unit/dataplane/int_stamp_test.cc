@@ -100,9 +100,7 @@ struct StackSink : PacketReceiver {
 };
 
 rte_mbuf* Frame(testing::TestPool& pool, uint32_t frame_bytes, bool collect) {
-  rte_mbuf* m = pool.Alloc();
-  rte_pktmbuf_append(m, 60);
-  SetVirtualBytes(m, frame_bytes - 60 - kFcsBytes);
+  rte_mbuf* m = pool.Frame(frame_bytes);
   InitIntStack(m, collect);
   return m;
 }

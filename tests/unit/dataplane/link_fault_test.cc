@@ -23,13 +23,6 @@ namespace {
 
 using testing::ArrivalSink;
 
-rte_mbuf* Frame(testing::TestPool& pool, uint32_t frame_bytes) {
-  rte_mbuf* m = pool.Alloc();
-  rte_pktmbuf_append(m, 60);
-  SetVirtualBytes(m, frame_bytes - 60 - kFcsBytes);
-  return m;
-}
-
 struct Call final : EventHandler {
   explicit Call(std::function<void()> f) : fn(std::move(f)) {}
   void OnEvent(uint64_t) override { fn(); }
@@ -58,7 +51,7 @@ TEST(LinkFaultTest, DeadLinkLosesFramesSentIntoItAndOnTheWire) {
   a.SetLossObserver(&observed, 7);
   b.SetLossObserver(&observed, 7);
 
-  for (int i = 0; i < 10; ++i) a.Enqueue(Frame(pool, 1500), 3);
+  for (int i = 0; i < 10; ++i) a.Enqueue(pool.Frame(1500), 3);
   // Down when two frames have arrived and the other eight are all on the wire.
   const Time down = Time::FromPs(kDelayPs + 5 * kSerPs / 2);
   const Time up = Time::FromNs(5000);
@@ -76,13 +69,13 @@ TEST(LinkFaultTest, DeadLinkLosesFramesSentIntoItAndOnTheWire) {
   Call go_down([&] {
     a.SetLinkDown(true);
     b.SetLinkDown(true);
-    for (int i = 0; i < 5; ++i) a.Enqueue(Frame(pool, 1500), 3);
+    for (int i = 0; i < 5; ++i) a.Enqueue(pool.Frame(1500), 3);
     pause(3);
   });
   Call come_up([&] {
     a.SetLinkDown(false);
     b.SetLinkDown(false);
-    for (int i = 0; i < 3; ++i) a.Enqueue(Frame(pool, 1500), 3);
+    for (int i = 0; i < 3; ++i) a.Enqueue(pool.Frame(1500), 3);
   });
   sched.At(down - Time::FromNs(500), &pause_early);
   sched.At(down, &go_down);

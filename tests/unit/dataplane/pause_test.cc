@@ -16,14 +16,6 @@ namespace {
 
 using testing::ArrivalSink;
 
-rte_mbuf* Frame(testing::TestPool& pool, uint32_t frame_bytes) {
-  rte_mbuf* m = pool.Alloc();
-  rte_pktmbuf_append(m, 60);  // zeroes are no MAC-control EtherType
-  std::memset(rte_pktmbuf_mtod(m, uint8_t*), 0, 60);
-  SetVirtualBytes(m, frame_bytes - 60 - kFcsBytes);
-  return m;
-}
-
 rte_mbuf* Pause(testing::TestPool& pool, uint8_t prio, uint16_t quanta) {
   rte_mbuf* m = pool.Alloc();
   PfcFrame f;
@@ -61,8 +53,8 @@ TEST(PauseTest, PausedQueueStopsForExactlyQuantaTimes512BitTimes) {
   const Time pause_start = Time::FromPs(6720) + kDelay;
   const Time t_enqueue = l.sched.Now();  // the last event run: the pause's arrival
   EXPECT_TRUE(l.a_to_b.Paused(3, t_enqueue));
-  l.a_to_b.Enqueue(Frame(pool, 1500), 3);
-  l.a_to_b.Enqueue(Frame(pool, 1500), 0);  // another class is not paused
+  l.a_to_b.Enqueue(pool.Frame(1500), 3);
+  l.a_to_b.Enqueue(pool.Frame(1500), 0);  // another class is not paused
   l.sched.RunUntil(Time::Infinite());
   ASSERT_EQ(l.at_b.arrivals.size(), 2u);
   const Time ser1520 = Time::FromPs(1520 * 80);  // 80 ps per byte at 100 Gb/s
@@ -79,7 +71,7 @@ TEST(PauseTest, XonResumesAtItsArrival) {
   l.b_to_a.EnqueueControl(Pause(pool, 3, 0xFFFF));
   l.sched.RunUntil(Time::FromNs(2000));
   const Time t_xon = l.sched.Now();  // the XOFF's arrival, 1006.72 ns: the last event run
-  l.a_to_b.Enqueue(Frame(pool, 1500), 3);
+  l.a_to_b.Enqueue(pool.Frame(1500), 3);
   l.b_to_a.EnqueueControl(Pause(pool, 3, 0));
   l.sched.RunUntil(Time::Infinite());
   ASSERT_EQ(l.at_b.arrivals.size(), 1u);
@@ -92,7 +84,7 @@ TEST(PauseTest, XonResumesAtItsArrival) {
 TEST(PauseTest, ControlFramesGoAheadOfQueuedData) {
   testing::TestPool pool;
   Link l(kRate, kDelay);
-  for (int i = 0; i < 3; ++i) l.b_to_a.Enqueue(Frame(pool, 4000), 3);
+  for (int i = 0; i < 3; ++i) l.b_to_a.Enqueue(pool.Frame(4000), 3);
   l.b_to_a.EnqueueControl(Pause(pool, 3, 1000));
   l.sched.RunUntil(Time::Infinite());
   // The first data frame was already on the wire (a frame is never pre-empted); the pause
