@@ -26,6 +26,16 @@ StatusOr<BufferConfig> Compile(const BufferParams& params) {
   }
   BufferConfig config;
   config.num_ports = params.num_ports;
+  config.priorities_in_use = params.priorities_in_use;
+  const auto ports = static_cast<uint32_t>(params.num_ports);
+  uint32_t rows = 0;
+  for (int i = 0; i < kNumPriorities; ++i) {
+    if ((params.priorities_in_use >> i) & 1) config.first_entry[i] = ports * rows++;
+  }
+  for (int i = 0; i < kNumPriorities; ++i) {
+    if (((params.priorities_in_use >> i) & 1) == 0) config.first_entry[i] = ports * rows;
+  }
+  config.num_entries = ports * (rows + (params.priorities_in_use != 0xFF ? 1 : 0));
   config.total_bytes = params.total_bytes;
   int64_t reserved_per_port = 0;
   int num_lossless = 0;
@@ -82,9 +92,7 @@ StatusOr<BufferConfig> Compile(const BufferParams& params) {
 }
 
 BufferAdmission::BufferAdmission(BufferConfig config)
-    : pgs_(static_cast<size_t>(config.num_ports) * kNumPriorities),
-      queues_(static_cast<size_t>(config.num_ports) * kNumPriorities),
-      config_(std::move(config)) {}
+    : pgs_(config.num_entries), queues_(config.num_entries), config_(std::move(config)) {}
 
 int64_t BufferAdmission::XoffThresholdBytes(uint8_t prio) const {
   return buffer_internal::XoffThreshold(config_.priorities[prio], FreeSharedBytes());

@@ -47,6 +47,9 @@ inline std::array<PriorityBufferParams, kNumPriorities> DefaultPriorityBufferPar
 struct BufferParams {
   int64_t total_bytes = 16 * 1024 * 1024;
   int num_ports = 0;
+  // Bit i set: packets may arrive with priority i (a switch's DSCP map targets). Only these get
+  // usage entries of their own; a fabric's traffic uses two or three of the eight priorities.
+  uint8_t priorities_in_use = 0xFF;
   std::array<PriorityBufferParams, kNumPriorities> priorities = DefaultPriorityBufferParams();
   // Headroom of each lossless PG of an ingress port, by port: ComputeHeadroomBytes() of that
   // port's link. Needs num_ports entries when any priority is lossless.
@@ -61,6 +64,11 @@ struct BufferConfig {
     PfcThresholdConfig pfc;
   };
   int num_ports = 0;
+  // Where each priority's entries start in the usage arrays (its ports side by side). Priorities
+  // not in use share one row of entries that no packet touches, which read as zero.
+  std::array<uint32_t, kNumPriorities> first_entry{};
+  uint32_t num_entries = 0;
+  uint8_t priorities_in_use = 0;
   int64_t total_bytes = 0;
   int64_t shared_bytes = 0;  // total - all reserves - all headrooms
   std::array<Priority, kNumPriorities> priorities;
@@ -159,7 +167,7 @@ class BufferAdmission {
   // usage is touched instead of 4 KB).
   size_t Index(uint16_t port, uint8_t prio) const {
     assert(port < config_.num_ports && prio < kNumPriorities);
-    return size_t{prio} * config_.num_ports + port;
+    return config_.first_entry[prio] + port;
   }
   int64_t FreeSharedBytes() const { return config_.shared_bytes - shared_used_bytes_; }
 
@@ -177,6 +185,7 @@ class BufferAdmission {
 [[gnu::always_inline]] inline AdmitVerdict BufferAdmission::Admit(uint16_t in_port,
                                                                   uint16_t out_port, uint8_t prio,
                                                                   uint32_t bytes) {
+  assert((config_.priorities_in_use >> prio) & 1);
   const BufferConfig::Priority& p = config_.priorities[prio];
   PgUsage& pg = pgs_[Index(in_port, prio)];
   QueueUsage& q = queues_[Index(out_port, prio)];

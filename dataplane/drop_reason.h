@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <cassert>
 #include <cstdint>
 
 namespace fe::dp {
@@ -77,6 +78,34 @@ struct DropCounters {
     uint64_t t = 0;
     for (uint64_t p : packets) t += p;
     return t;
+  }
+};
+
+// The reasons an egress queue drops for; a switch's other drops belong to no queue, and a large
+// fabric has millions of queues: each counts these alone.
+inline constexpr std::array<DropReason, 4> kQueueDropReasons = {
+    DropReason::kQueueLimit, DropReason::kHeadroomOverflow, DropReason::kWredDrop,
+    DropReason::kPfcWatchdog};
+
+struct QueueDropCounters {
+  std::array<uint64_t, kQueueDropReasons.size()> packets{};
+  std::array<uint64_t, kQueueDropReasons.size()> bytes{};
+  // r must be one of kQueueDropReasons.
+  void Count(DropReason r, uint32_t frame_bytes) {
+    size_t i = 0;
+    while (kQueueDropReasons[i] != r) ++i;
+    assert(i < kQueueDropReasons.size());
+    ++packets[i];
+    bytes[i] += frame_bytes;
+  }
+  // The same counts under every reason.
+  DropCounters All() const {
+    DropCounters all;
+    for (size_t i = 0; i < kQueueDropReasons.size(); ++i) {
+      all.packets[static_cast<size_t>(kQueueDropReasons[i])] = packets[i];
+      all.bytes[static_cast<size_t>(kQueueDropReasons[i])] = bytes[i];
+    }
+    return all;
   }
 };
 

@@ -17,8 +17,10 @@ PortCounters EgressPort::counters() const {
   c.busy_time = ps_per_byte_ != 0
                     ? Time::FromPs(static_cast<int64_t>(tx_wire_bytes_) * ps_per_byte_)
                     : busy_time_;
-  c.pause_frames_received = pause_frames_received_;
-  c.storms_detected = storms_detected_;
+  if (pfc_ != nullptr) {
+    c.pause_frames_received = pfc_->pause_frames_received;
+    c.storms_detected = pfc_->storms_detected;
+  }
   for (int q = 0; q < kNumQueues; ++q) {
     c.max_queue_bytes[q] = queues_[q].max_bytes;
     c.queue_byte_ps[q] = queues_[q].byte_ps;
@@ -38,13 +40,15 @@ void EgressPort::Kick() {
 
 void EgressPort::OnPauseFrame(Time now, uint8_t class_enable,
                               const std::array<uint16_t, kNumQueues>& quanta) {
+  if (pfc_ == nullptr) pfc_ = std::make_unique<PfcState>();
   for (int p = 0; p < kNumQueues; ++p) {
     if ((class_enable & (1u << p)) == 0) continue;
-    ++pause_frames_received_[p];
-    pause_[p].OnPauseFrame(now, quanta[p], rate_);
-    if (pause_[p].Paused(now)) {
+    ++pfc_->pause_frames_received[p];
+    cong::PauseReceiver& pause = pfc_->pause[p];
+    pause.OnPauseFrame(now, quanta[p], rate_);
+    if (pause.Paused(now)) {
       paused_mask_ |= static_cast<uint8_t>(1u << p);
-      sched_->At(pause_[p].paused_until(), this, kPauseExpiry);
+      sched_->At(pause.paused_until(), this, kPauseExpiry);
     } else {
       paused_mask_ &= static_cast<uint8_t>(~(1u << p));
     }
@@ -54,12 +58,15 @@ void EgressPort::OnPauseFrame(Time now, uint8_t class_enable,
 }
 
 void EgressPort::UpdateWatchdog(int q, Time now) {
-  if ((watchdog_mask_ & (1u << q)) == 0) return;
-  const cong::WatchdogTransition t = watchdog_[q].Update(
-      *watchdog_config_, now, pause_[q].Paused(now), (nonempty_mask_ & (1u << q)) != 0);
+  // Without a pause ever received the watchdog stays normal: nothing to update.
+  if ((watchdog_mask_ & (1u << q)) == 0 || pfc_ == nullptr) return;
+  cong::PfcWatchdog& watchdog = pfc_->watchdog[q];
+  const bool paused = pfc_->pause[q].Paused(now);
+  const cong::WatchdogTransition t =
+      watchdog.Update(*watchdog_config_, now, paused, (nonempty_mask_ & (1u << q)) != 0);
   if (t == cong::WatchdogTransition::kStormDetected) {
     stormed_mask_ |= static_cast<uint8_t>(1u << q);
-    ++storms_detected_[q];
+    ++pfc_->storms_detected[q];
     NoteQueueChange(q, now);
     while (!queues_[q].fifo.empty()) {
       const Queued e = queues_[q].fifo.pop();
@@ -67,18 +74,19 @@ void EgressPort::UpdateWatchdog(int q, Time now) {
       observer_->OnFlush(local_port_, e.m, e.frame_bytes, static_cast<uint8_t>(q), e.tag);
     }
     nonempty_mask_ &= static_cast<uint8_t>(~(1u << q));
-    watchdog_[q].Update(*watchdog_config_, now, pause_[q].Paused(now), false);
+    watchdog.Update(*watchdog_config_, now, paused, false);
   } else if (t == cong::WatchdogTransition::kRestored) {
     stormed_mask_ &= static_cast<uint8_t>(~(1u << q));
   }
-  const Time next = watchdog_[q].NextCheck(*watchdog_config_);
+  const Time next = watchdog.NextCheck(*watchdog_config_);
   if (next != Time::Infinite()) sched_->At(next, this, kWatchdog);
 }
 
 uint8_t EgressPort::EligibleMask(Time now) {
   if (paused_mask_ != 0) {
+    // A paused class means a PFC frame came: pfc_ is there.
     for (int p = 0; p < kNumQueues; ++p) {
-      if ((paused_mask_ & (1u << p)) != 0 && !pause_[p].Paused(now)) {
+      if ((paused_mask_ & (1u << p)) != 0 && !pfc_->pause[p].Paused(now)) {
         paused_mask_ &= static_cast<uint8_t>(~(1u << p));
       }
     }

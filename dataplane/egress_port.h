@@ -142,9 +142,11 @@ class alignas(64) EgressPort final : public EventHandler {
   PortCounters counters() const;
   uint64_t tx_packets() const { return tx_packets_; }
   uint64_t tx_wire_bytes() const { return tx_wire_bytes_; }
-  bool Paused(int q, Time now) const { return pause_[q].Paused(now); }
+  bool Paused(int q, Time now) const { return pfc_ != nullptr && pfc_->pause[q].Paused(now); }
   bool Stormed(int q) const { return (stormed_mask_ & (1u << q)) != 0; }
-  Time PausedTime(int q, Time now) const { return pause_[q].PausedTime(now); }
+  Time PausedTime(int q, Time now) const {
+    return pfc_ != nullptr ? pfc_->pause[q].PausedTime(now) : Time::Zero();
+  }
   // counters().queue_byte_ps[q] brought up to now.
   double QueueByteTime(int q, Time now) const {
     const QueueState& s = queues_[q];
@@ -286,10 +288,16 @@ class alignas(64) EgressPort final : public EventHandler {
   Time busy_time_;  // at a rate of no whole ps per byte; else tx_wire_bytes_ x ps_per_byte_
   Fifo<Queued> control_;
   const cong::PfcWatchdogConfig* watchdog_config_ = nullptr;
-  std::array<cong::PauseReceiver, kNumQueues> pause_;
-  std::array<cong::PfcWatchdog, kNumQueues> watchdog_;
-  std::array<uint64_t, kNumQueues> pause_frames_received_{};
-  std::array<uint64_t, kNumQueues> storms_detected_{};
+  // The pause and watchdog state of the queues, made by the first PFC frame that reaches the
+  // port: until then no queue is paused, and a watchdog whose queue was never paused has nothing
+  // to time. Most ports of a large fabric are never paused.
+  struct PfcState {
+    std::array<cong::PauseReceiver, kNumQueues> pause;
+    std::array<cong::PfcWatchdog, kNumQueues> watchdog;
+    std::array<uint64_t, kNumQueues> pause_frames_received{};
+    std::array<uint64_t, kNumQueues> storms_detected{};
+  };
+  std::unique_ptr<PfcState> pfc_;
   // What few ports use, allocated by the first call that needs it (a large fabric should not
   // carry it in every port): the capture, and link faults and their losses.
   struct RareState {

@@ -298,7 +298,7 @@ FabricTotals Fabric::Totals() const {
 
 uint64_t Fabric::nic_alloc_failures() const {
   uint64_t n = 0;
-  for (const auto& nic : nics_) n += nic->counters().alloc_failures;
+  for (const auto& nic : nics_) n += nic->alloc_failures();
   return n;
 }
 

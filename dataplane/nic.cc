@@ -14,7 +14,7 @@
 
 namespace fe::dp {
 
-void NicCounters::Add(const NicCounters& o) {
+void NicCounts::Add(const NicCounts& o) {
   data_packets_sent += o.data_packets_sent;
   data_packets_received += o.data_packets_received;
   payload_bytes_sent += o.payload_bytes_sent;
@@ -32,7 +32,6 @@ void NicCounters::Add(const NicCounters& o) {
   out_of_sequence += o.out_of_sequence;
   duplicates += o.duplicates;
   alloc_failures += o.alloc_failures;
-  drops.Add(o.drops);
 }
 
 namespace {
@@ -376,8 +375,16 @@ void Nic::OnRetransmitTimer(uint32_t id) {
 }
 
 void Nic::Drop(rte_mbuf* m, DropReason reason) {
-  counters_.drops.Count(reason, FrameBytes(m));
+  if (drops_ == nullptr) drops_ = std::make_unique<DropCounters>();
+  drops_->Count(reason, FrameBytes(m));
   FreePacket(m);
+}
+
+NicCounters Nic::counters() const {
+  NicCounters c;
+  static_cast<NicCounts&>(c) = counters_;
+  if (drops_ != nullptr) c.drops = *drops_;
+  return c;
 }
 
 void Nic::Receive(uint16_t /*local_port*/, rte_mbuf* m) {

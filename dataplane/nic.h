@@ -27,6 +27,7 @@
 #include <rte_mempool.h>
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "congestion/cnp_pacer.h"
@@ -89,7 +90,8 @@ using HpccTable = std::vector<HpccQp>;
 // The HPCC configuration of a QP of a NIC compiled with `config`, over a path of this base RTT.
 StatusOr<cong::HpccConfig> CompileHpccQp(const NicConfig& config, Time base_rtt);
 
-struct NicCounters {
+// What a NIC counts as its packets come and go; NicCounters adds its drops.
+struct NicCounts {
   uint64_t data_packets_sent = 0;  // first transmissions and retransmissions
   uint64_t data_packets_received = 0;
   uint64_t payload_bytes_sent = 0;
@@ -107,10 +109,18 @@ struct NicCounters {
   uint64_t out_of_sequence = 0;     // data packets past a gap, discarded (go-back-N resends them)
   uint64_t duplicates = 0;          // data packets already delivered, discarded and re-ACKed
   uint64_t alloc_failures = 0;      // the packet pool was empty when a packet was due
+
+  void Add(const NicCounts& o);
+};
+
+struct NicCounters : NicCounts {
   DropCounters drops;
 
   // Sums another NIC's counters into these (fabric totals).
-  void Add(const NicCounters& o);
+  void Add(const NicCounters& o) {
+    NicCounts::Add(o);
+    drops.Add(o.drops);
+  }
 };
 
 // Whether a NIC's messages can reach their destination under the fabric's current routes.
@@ -145,7 +155,8 @@ class Nic final : public PacketReceiver, public PacketSource, public EventHandle
 
   uint32_t host() const { return host_; }
   const NicConfig& config() const { return config_; }
-  const NicCounters& counters() const { return counters_; }
+  NicCounters counters() const;
+  uint64_t alloc_failures() const { return counters_.alloc_failures; }
 
  private:
   enum class Timer : uint64_t { kStart = 0, kRetransmit = 1, kWakeup = 2 };
@@ -203,7 +214,10 @@ class Nic final : public PacketReceiver, public PacketSource, public EventHandle
   std::vector<Waiting> waiting_;  // min-heap of paced QPs not yet due
   Time wakeup_at_ = Time::Infinite();
   uint64_t wakeup_generation_ = 0;
-  NicCounters counters_;
+  NicCounts counters_;
+  // A NIC drops only frames the fabric should not have brought it: the counts are made by the
+  // first (a large fabric's NICs would otherwise carry 224 B of zeros each).
+  std::unique_ptr<DropCounters> drops_;
   const Reachability* reach_ = nullptr;
   uint16_t host_port_ = 0;
 };

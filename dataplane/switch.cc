@@ -38,8 +38,7 @@ Switch::Switch(const SwitchWiring& w, SwitchConfig config)
       mmu_(config_.buffer),
       pool_(w.pool),
       random_(w.random_seed),
-      pause_senders_(ports_.size() * cong::kNumPriorities),
-      queue_counters_(ports_.size() * cong::kNumPriorities) {
+      queues_(ports_.size()) {
   for (uint16_t p = 0; p < ports_.size(); ++p) {
     ports_[p].SetDequeueObserver(this, p);
     ports_[p].SetScheduler(&config_.scheduler);
@@ -52,9 +51,25 @@ void Switch::Drop(rte_mbuf* m, DropReason reason) {
   FreePacket(m);
 }
 
-void Switch::DropAt(SwitchQueueCounters& q, rte_mbuf* m, DropReason reason) {
-  q.drops.Count(reason, FrameBytes(m));
+void Switch::DropAt(uint16_t port, uint8_t prio, rte_mbuf* m, DropReason reason) {
+  Queue(port, prio).drops.Count(reason, FrameBytes(m));
   Drop(m, reason);
+}
+
+Switch::PortQueues& Switch::NewQueues(uint16_t port) {
+  queues_[port] = std::make_unique<PortQueues>();
+  return *queues_[port];
+}
+
+SwitchQueueCounters Switch::queue_counters(uint16_t port, uint8_t prio) const {
+  SwitchQueueCounters c;
+  if (queues_[port] == nullptr) return c;
+  const QueueStats& q = (*queues_[port])[prio];
+  c.ecn_marks = q.ecn_marks;
+  c.pause_frames_sent = q.pause_frames_sent;
+  c.resume_frames_sent = q.resume_frames_sent;
+  c.drops = q.drops.All();
+  return c;
 }
 
 inline int Switch::Route(const HeaderView& h, uint32_t dst) const {
@@ -93,8 +108,7 @@ void Switch::Receive(uint16_t local_port, rte_mbuf* m) {
   if (route < 0) return Drop(m, DropReason::kUnknownDestination);
   const auto out = static_cast<uint16_t>(route);
   const uint8_t prio = cong::PriorityOf(config_.dscp, h.dscp);
-  SwitchQueueCounters& qc = queue_counters_[Index(out, prio)];
-  if (ports_[out].Stormed(prio)) return DropAt(qc, m, DropReason::kPfcWatchdog);
+  if (ports_[out].Stormed(prio)) return DropAt(out, prio, m, DropReason::kPfcWatchdog);
 
   const cong::WredConfig& wred = config_.wred[prio];
   const int64_t queue_bytes = ports_[out].queue_bytes(prio);
@@ -103,16 +117,16 @@ void Switch::Receive(uint16_t local_port, rte_mbuf* m) {
     const cong::WredVerdict v = cong::WredDecide(wred, queue_bytes, h.ecn != kEcnNotEct,
                                                  config_.buffer.priorities[prio].lossless,
                                                  static_cast<uint32_t>(random_.NextU64() >> 32));
-    if (v == cong::WredVerdict::kDrop) return DropAt(qc, m, DropReason::kWredDrop);
+    if (v == cong::WredVerdict::kDrop) return DropAt(out, prio, m, DropReason::kWredDrop);
     if (v == cong::WredVerdict::kMark && h.ecn != kEcnCe) {
       SetIpEcn(m, kEcnCe);
-      ++qc.ecn_marks;
+      ++Queue(out, prio).ecn_marks;
     }
   }
 
   const uint32_t frame_bytes = FrameBytes(m);
   const cong::AdmitVerdict verdict = mmu_.Admit(local_port, out, prio, frame_bytes);
-  if (!cong::Admitted(verdict)) return DropAt(qc, m, ToDropReason(verdict));
+  if (!cong::Admitted(verdict)) return DropAt(out, prio, m, ToDropReason(verdict));
   // The pause leaves before this packet can: it must not wait behind it.
   ActOnPfc(local_port, prio, mmu_.PfcCheck(local_port, prio));
   ++counters_.forwarded_packets;
@@ -137,14 +151,14 @@ void Switch::MarkAtDequeue(uint16_t local_port, rte_mbuf* m, uint8_t queue) {
                        static_cast<uint32_t>(random_.NextU64() >> 32)) ==
           cong::WredVerdict::kMark) {
     SetIpEcn(m, kEcnCe);
-    ++queue_counters_[Index(local_port, queue)].ecn_marks;
+    ++Queue(local_port, queue).ecn_marks;
   }
 }
 
 void Switch::OnFlush(uint16_t local_port, rte_mbuf* m, uint32_t frame_bytes, uint8_t queue,
                      uint16_t in_port) {
   mmu_.Release(in_port, local_port, queue, frame_bytes);
-  DropAt(queue_counters_[Index(local_port, queue)], m, DropReason::kPfcWatchdog);
+  DropAt(local_port, queue, m, DropReason::kPfcWatchdog);
   ActOnPfc(in_port, queue, mmu_.PfcCheck(in_port, queue));
 }
 
@@ -165,13 +179,14 @@ void Switch::SendPause(uint16_t port, uint8_t prio, uint16_t quanta) {
   f.class_enable = static_cast<uint8_t>(1u << prio);
   f.quanta[prio] = quanta;
   WritePfcFrame(m, mac, f);  // a 60-byte frame always fits an mbuf of the fabric's pool
-  const size_t i = Index(port, prio);
+  QueueStats& q = Queue(port, prio);
   if (quanta > 0) {
-    ++queue_counters_[i].pause_frames_sent;
-    sched_->At(pause_senders_[i].OnXoffSent(config_.pause[port], sched_->Now()), this, i);
+    ++q.pause_frames_sent;
+    sched_->At(q.pause.OnXoffSent(config_.pause[port], sched_->Now()), this,
+               uint64_t{port} * cong::kNumPriorities + prio);
   } else {
-    ++queue_counters_[i].resume_frames_sent;
-    pause_senders_[i].OnXonSent();
+    ++q.resume_frames_sent;
+    q.pause.OnXonSent();
   }
   ports_[port].EnqueueControl(m);
 }
@@ -179,7 +194,8 @@ void Switch::SendPause(uint16_t port, uint8_t prio, uint16_t quanta) {
 void Switch::OnEvent(uint64_t what) {
   const auto port = static_cast<uint16_t>(what / cong::kNumPriorities);
   const auto prio = static_cast<uint8_t>(what % cong::kNumPriorities);
-  if (mmu_.pg(port, prio).xoff && pause_senders_[what].RefreshDue(sched_->Now())) {
+  // The XOFF that armed this event made the port's queue state.
+  if (mmu_.pg(port, prio).xoff && Queue(port, prio).pause.RefreshDue(sched_->Now())) {
     SendPause(port, prio, config_.pause[port].quanta);
   }
 }

@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -34,7 +35,7 @@ struct SwitchQueueCounters {
   uint64_t ecn_marks = 0;  // ECT packets this queue turned CE (already-CE ones are not counted)
   uint64_t pause_frames_sent = 0;   // XOFF and refreshes
   uint64_t resume_frames_sent = 0;  // XON (0 quanta)
-  DropCounters drops;
+  DropCounters drops;               // kQueueDropReasons only
 };
 
 struct SwitchCounters {
@@ -77,23 +78,34 @@ class Switch final : public PacketReceiver, public DequeueObserver, public Event
 
   topo::NodeId node() const { return node_; }
   const SwitchCounters& counters() const { return counters_; }
-  const SwitchQueueCounters& queue_counters(uint16_t port, uint8_t prio) const {
-    return queue_counters_[Index(port, prio)];
-  }
+  SwitchQueueCounters queue_counters(uint16_t port, uint8_t prio) const;
   const cong::BufferAdmission& buffer() const { return mmu_; }
   size_t num_ports() const { return ports_.size(); }
 
  private:
-  static size_t Index(uint16_t port, uint8_t prio) {
-    return size_t{port} * cong::kNumPriorities + prio;
+  // What a port's queues count and their pause timing. Few of a large fabric's ports ever mark,
+  // drop or pause: a port gets these at its first such event.
+  struct QueueStats {
+    uint64_t ecn_marks = 0;
+    uint64_t pause_frames_sent = 0;
+    uint64_t resume_frames_sent = 0;
+    QueueDropCounters drops;
+    cong::PauseSender pause;  // of the ingress priority group with this priority
+  };
+  using PortQueues = std::array<QueueStats, cong::kNumPriorities>;
+  QueueStats& Queue(uint16_t port, uint8_t prio) {
+    const std::unique_ptr<PortQueues>& q = queues_[port];
+    return q != nullptr ? (*q)[prio] : NewQueues(port)[prio];
   }
+  [[gnu::cold, gnu::noinline]] PortQueues& NewQueues(uint16_t port);
   // The egress port for a packet to host dst with headers h (an ECMP choice), or -1 when no
   // route leads there. Inline in the receive, which runs it for every packet.
   [[gnu::always_inline]] int Route(const HeaderView& h, uint32_t dst) const;
   // The paths few packets take are kept out of line, so that the per-packet ones keep their
   // state in registers.
   [[gnu::cold, gnu::noinline]] void Drop(rte_mbuf* m, DropReason reason);
-  [[gnu::cold, gnu::noinline]] void DropAt(SwitchQueueCounters& q, rte_mbuf* m, DropReason reason);
+  [[gnu::cold, gnu::noinline]] void DropAt(uint16_t port, uint8_t prio, rte_mbuf* m,
+                                           DropReason reason);
   void ActOnPfc(uint16_t in_port, uint8_t prio, cong::PfcAction action) {
     if (action != cong::PfcAction::kNone) SendPauseFor(in_port, prio, action);
   }
@@ -118,8 +130,7 @@ class Switch final : public PacketReceiver, public DequeueObserver, public Event
   cong::BufferAdmission mmu_;
   rte_mempool* pool_;
   Random random_;
-  std::vector<cong::PauseSender> pause_senders_;  // by (ingress port, priority)
-  std::vector<SwitchQueueCounters> queue_counters_;
+  std::vector<std::unique_ptr<PortQueues>> queues_;  // by local port; null until first needed
 };
 
 }  // namespace fe::dp

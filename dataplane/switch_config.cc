@@ -20,6 +20,8 @@ StatusOr<SwitchConfig> Compile(const SwitchParams& params, std::span<const PortL
 
   cong::BufferParams buffer = params.buffer;
   buffer.num_ports = static_cast<int>(ports.size());
+  buffer.priorities_in_use = 0;
+  for (uint8_t prio : c.dscp.priority_of_dscp) buffer.priorities_in_use |= 1u << prio;
   if (!params.pfc_enabled) {
     for (cong::PriorityBufferParams& p : buffer.priorities) p.lossless = false;
   }

@@ -188,6 +188,66 @@ TEST(BufferAdmissionTest, DynamicXoffStopsThePgAtAlphaOverOnePlusAlphaOfThePool)
   EXPECT_EQ(released, 1 + (want_n * kB - want_xon_bytes) / kB);
 }
 
+// Only the priorities in use get entries of their own; the MMU must decide and count exactly as
+// one that keeps all eight. The same random admissions, releases and PFC checks go to both:
+// every verdict, PFC action and entry must match, and the idle priorities read zero.
+TEST(BufferAdmissionTest, PrioritiesInUseAccountAsWithAllEight) {
+  BufferParams params = AllLossy(400'000, 4);
+  params.priorities[kLossy].reserved_bytes = 3'000;
+  params.priorities[5].alpha = 4;
+  params.priorities[kLossless] = Lossless(0.5, 5'000, {});
+  params.headroom_bytes = {30'000, 30'000, 30'000, 30'000};
+  BufferAdmission all = Build(params);
+  params.priorities_in_use = (1u << kLossy) | (1u << kLossless) | (1u << 5);
+  BufferAdmission some = Build(params);
+  // Four ports, three rows in use and one shared by the idle five, instead of eight rows.
+  EXPECT_EQ(some.config().num_entries, 4u * 4u);
+  EXPECT_EQ(all.config().num_entries, 4u * 8u);
+
+  struct Held {
+    uint16_t in, out;
+    uint8_t prio;
+    uint32_t bytes;
+  };
+  std::vector<Held> held;
+  Random rng(7);
+  const uint8_t prios[] = {kLossy, kLossless, 5};
+  for (int step = 0; step < 50'000; ++step) {
+    Held h{static_cast<uint16_t>(rng.NextBelow(4)), static_cast<uint16_t>(rng.NextBelow(4)),
+           prios[rng.NextBelow(3)], static_cast<uint32_t>(64 + rng.NextBelow(4033))};
+    if (held.empty() || rng.NextBelow(100) < 55) {
+      const AdmitVerdict v = all.Admit(h.in, h.out, h.prio, h.bytes);
+      ASSERT_EQ(some.Admit(h.in, h.out, h.prio, h.bytes), v) << step;
+      if (Admitted(v)) held.push_back(h);
+    } else {
+      const size_t i = rng.NextBelow(held.size());
+      h = held[i];
+      held[i] = held.back();
+      held.pop_back();
+      all.Release(h.in, h.out, h.prio, h.bytes);
+      some.Release(h.in, h.out, h.prio, h.bytes);
+    }
+    ASSERT_EQ(some.PfcCheck(h.in, kLossless), all.PfcCheck(h.in, kLossless)) << step;
+  }
+  EXPECT_GT(held.size(), 0u);
+  EXPECT_EQ(some.used_bytes(), all.used_bytes());
+  EXPECT_EQ(some.shared_used_bytes(), all.shared_used_bytes());
+  for (uint16_t port = 0; port < 4; ++port) {
+    for (uint8_t prio = 0; prio < kNumPriorities; ++prio) {
+      EXPECT_EQ(some.pg(port, prio).bytes, all.pg(port, prio).bytes) << port << " " << +prio;
+      EXPECT_EQ(some.pg(port, prio).headroom_bytes, all.pg(port, prio).headroom_bytes);
+      EXPECT_EQ(some.pg(port, prio).peak_bytes, all.pg(port, prio).peak_bytes);
+      EXPECT_EQ(some.pg(port, prio).xoff, all.pg(port, prio).xoff);
+      EXPECT_EQ(some.queue(port, prio).bytes, all.queue(port, prio).bytes);
+      EXPECT_EQ(some.queue(port, prio).peak_bytes, all.queue(port, prio).peak_bytes);
+      if (prio != kLossy && prio != kLossless && prio != 5) {
+        EXPECT_EQ(some.pg(port, prio).peak_bytes, 0);
+        EXPECT_EQ(some.queue(port, prio).peak_bytes, 0);
+      }
+    }
+  }
+}
+
 // Conservation: after any interleaving of admissions and releases, every counter equals the
 // bytes still held, counted independently here, and releasing everything returns all to zero.
 TEST(BufferAdmissionTest, CountersConserveBytesAndReturnToZero) {

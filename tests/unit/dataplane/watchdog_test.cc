@@ -76,7 +76,7 @@ TEST(WatchdogTest, StormIsDetectedOnTimeAndTrafficResumesAfterRecovery) {
     if (fabric.switch_at(i).node() == edge.node) edge_switch = &fabric.switch_at(i);
   }
   ASSERT_NE(edge_switch, nullptr);
-  const DropCounters& drops = edge_switch->queue_counters(edge.port, 3).drops;
+  const DropCounters drops = edge_switch->queue_counters(edge.port, 3).drops;
   RecordProperty("watchdog_drops", static_cast<int>(drops.total_packets()));
   EXPECT_GT(drops.packets[static_cast<size_t>(DropReason::kPfcWatchdog)], 0u);
   EXPECT_EQ(drops.total_packets(), drops.packets[static_cast<size_t>(DropReason::kPfcWatchdog)]);
