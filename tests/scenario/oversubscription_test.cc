@@ -63,13 +63,12 @@ struct TwoTierClos {
 };
 
 // Every host sends `per_pair` messages of message_bytes to every host of every other leaf, all at
-// time 0, over 100 Gb/s links. stop: when the run stops; Infinite: when the traffic is done.
+// time 0, over links of kLinkRateGbps. stop: when the run stops; Infinite: when the traffic is
+// done.
 std::string AllToAllScenario(const TwoTierClos& c, int per_pair, int64_t message_bytes,
                              Time stop = Time::Infinite()) {
-  std::string text = R"pb(
-    topology { link_class { name: "link" rate_gbps: 100 delay_ns: 1000 }
-               clos { host_link_class: "link"
-  )pb";
+  std::string text = "topology { link_class { name: \"link\" delay_ns: 1000 rate_gbps: " +
+                     std::to_string(kLinkRateGbps) + " }\n clos { host_link_class: \"link\"\n";
   text += "tier { switches: " + std::to_string(c.leaves) +
           " down_links: " + std::to_string(c.hosts_per_leaf) +
           " up_links: " + std::to_string(c.up_links) + " uplink_class: \"link\" }\n";
