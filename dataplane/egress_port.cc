@@ -1,6 +1,10 @@
 #include "dataplane/egress_port.h"
 
+#include <bit>
+#include <cassert>
 #include <cmath>
+#include <memory>
+#include <utility>
 
 #include "dataplane/int_stamp.h"
 #include "dataplane/packet.h"
@@ -9,6 +13,76 @@
 #include "dataplane/pfc_frame.h"
 
 namespace fe::dp {
+
+uint8_t QueueSlotMask(uint8_t priorities, uint8_t prios) {
+  uint8_t mask = 0;
+  for (int p = 0; p < kNumQueues; ++p) {
+    const int s = QueueSlotOf(priorities, p);
+    if ((prios & (1u << p)) != 0 && s >= 0) mask |= static_cast<uint8_t>(1u << s);
+  }
+  return mask;
+}
+
+cong::EgressSchedulerConfig QueueSchedulerConfig(const cong::EgressSchedulerConfig& by_priority,
+                                                 uint8_t priorities) {
+  cong::EgressSchedulerConfig c;
+  c.strict_mask = QueueSlotMask(priorities, by_priority.strict_mask);
+  c.dwrr_mask = QueueSlotMask(priorities, by_priority.dwrr_mask);
+  for (int p = 0; p < kNumQueues; ++p) {
+    const int s = QueueSlotOf(priorities, p);
+    if (s >= 0) c.quantum_bytes[s] = by_priority.quantum_bytes[p];
+  }
+  return c;
+}
+
+EgressPort::EgressPort(Scheduler* sched, Rate rate, Time delay, uint8_t priorities)
+    : sched_(sched),
+      delay_(delay),
+      ps_per_byte_(WholePsPerByteOf(rate)),
+      rate_(rate),
+      queue_priorities_(priorities) {
+  std::uninitialized_default_construct_n(queues(), num_queues());
+  // Until told otherwise, the source's priority is RoCE's (3), or the lowest the port has.
+  const int roce_slot = QueueSlotOf(priorities, 3);
+  source_slot_ = static_cast<uint8_t>(roce_slot < 0 ? 0 : roce_slot);
+}
+
+EgressPort::~EgressPort() { std::destroy_n(queues(), num_queues()); }
+
+EgressPortArray::EgressPortArray(uint8_t priorities, size_t capacity)
+    : stride_bytes_(static_cast<uint32_t>(EgressPort::StrideBytes(priorities))),
+      priorities_(priorities),
+      capacity_(capacity) {
+  storage_ = static_cast<std::byte*>(
+      ::operator new (capacity* stride_bytes_, std::align_val_t{alignof(EgressPort)}));
+}
+
+EgressPortArray& EgressPortArray::operator=(EgressPortArray&& o) noexcept {
+  Clear();
+  storage_ = std::exchange(o.storage_, nullptr);
+  stride_bytes_ = o.stride_bytes_;
+  priorities_ = o.priorities_;
+  size_ = std::exchange(o.size_, 0);
+  capacity_ = std::exchange(o.capacity_, 0);
+  return *this;
+}
+
+void EgressPortArray::Clear() {
+  if (storage_ == nullptr) return;
+  for (size_t i = 0; i < size_; ++i) At(storage_, i)->~EgressPort();
+  ::operator delete (storage_, std::align_val_t{alignof(EgressPort)});
+  storage_ = nullptr;
+  size_ = 0;
+  capacity_ = 0;
+}
+
+EgressPort& EgressPortArray::emplace_back(Scheduler* sched, Rate rate, Time delay) {
+  assert(size_ < capacity_);
+  EgressPort* p =
+      new (storage_ + size_ * stride_bytes_) EgressPort(sched, rate, delay, priorities_);
+  ++size_;
+  return *p;
+}
 
 PortCounters EgressPort::counters() const {
   PortCounters c;
@@ -21,9 +95,10 @@ PortCounters EgressPort::counters() const {
     c.pause_frames_received = pfc_->pause_frames_received;
     c.storms_detected = pfc_->storms_detected;
   }
-  for (int q = 0; q < kNumQueues; ++q) {
-    c.max_queue_bytes[q] = queues_[q].max_bytes;
-    c.queue_byte_ps[q] = queues_[q].byte_ps;
+  for (int s = 0; s < num_queues(); ++s) {
+    const uint8_t p = QueuePriorityOf(queue_priorities_, s);
+    c.max_queue_bytes[p] = queues()[s].max_bytes;
+    c.queue_byte_ps[p] = queues()[s].byte_ps;
   }
   return c;
 }
@@ -46,37 +121,42 @@ void EgressPort::OnPauseFrame(Time now, uint8_t class_enable,
     ++pfc_->pause_frames_received[p];
     cong::PauseReceiver& pause = pfc_->pause[p];
     pause.OnPauseFrame(now, quanta[p], rate_);
+    if (pause.Paused(now)) sched_->At(pause.paused_until(), this, kPauseExpiry);
+    // A priority the port has no queue for has nothing to hold back.
+    const int s = QueueSlotOf(queue_priorities_, p);
+    if (s < 0) continue;
     if (pause.Paused(now)) {
-      paused_mask_ |= static_cast<uint8_t>(1u << p);
-      sched_->At(pause.paused_until(), this, kPauseExpiry);
+      paused_mask_ |= static_cast<uint8_t>(1u << s);
     } else {
-      paused_mask_ &= static_cast<uint8_t>(~(1u << p));
+      paused_mask_ &= static_cast<uint8_t>(~(1u << s));
     }
-    UpdateWatchdog(p, now);
+    UpdateWatchdog(s, now);
   }
   Kick();
 }
 
-void EgressPort::UpdateWatchdog(int q, Time now) {
+void EgressPort::UpdateWatchdog(int slot, Time now) {
   // Without a pause ever received the watchdog stays normal: nothing to update.
-  if ((watchdog_mask_ & (1u << q)) == 0 || pfc_ == nullptr) return;
-  cong::PfcWatchdog& watchdog = pfc_->watchdog[q];
-  const bool paused = pfc_->pause[q].Paused(now);
+  if ((watchdog_mask_ & (1u << slot)) == 0 || pfc_ == nullptr) return;
+  const uint8_t p = QueuePriorityOf(queue_priorities_, slot);
+  cong::PfcWatchdog& watchdog = pfc_->watchdog[p];
+  const bool paused = pfc_->pause[p].Paused(now);
   const cong::WatchdogTransition t =
-      watchdog.Update(*watchdog_config_, now, paused, (nonempty_mask_ & (1u << q)) != 0);
+      watchdog.Update(*watchdog_config_, now, paused, (nonempty_mask_ & (1u << slot)) != 0);
   if (t == cong::WatchdogTransition::kStormDetected) {
-    stormed_mask_ |= static_cast<uint8_t>(1u << q);
-    ++pfc_->storms_detected[q];
-    NoteQueueChange(q, now);
-    while (!queues_[q].fifo.empty()) {
-      const Queued e = queues_[q].fifo.pop();
-      queues_[q].bytes -= e.frame_bytes;
-      observer_->OnFlush(local_port_, e.m, e.frame_bytes, static_cast<uint8_t>(q), e.tag);
+    stormed_mask_ |= static_cast<uint8_t>(1u << slot);
+    ++pfc_->storms_detected[p];
+    NoteQueueChange(slot, now);
+    QueueState& q = queues()[slot];
+    while (!q.fifo.empty()) {
+      const Queued e = q.fifo.pop();
+      q.bytes -= e.frame_bytes;
+      observer_->OnFlush(local_port_, e.m, e.frame_bytes, QueueId{e.queue}, e.tag);
     }
-    nonempty_mask_ &= static_cast<uint8_t>(~(1u << q));
+    nonempty_mask_ &= static_cast<uint8_t>(~(1u << slot));
     watchdog.Update(*watchdog_config_, now, paused, false);
   } else if (t == cong::WatchdogTransition::kRestored) {
-    stormed_mask_ &= static_cast<uint8_t>(~(1u << q));
+    stormed_mask_ &= static_cast<uint8_t>(~(1u << slot));
   }
   const Time next = watchdog.NextCheck(*watchdog_config_);
   if (next != Time::Infinite()) sched_->At(next, this, kWatchdog);
@@ -85,9 +165,10 @@ void EgressPort::UpdateWatchdog(int q, Time now) {
 uint8_t EgressPort::EligibleMask(Time now) {
   if (paused_mask_ != 0) {
     // A paused class means a PFC frame came: pfc_ is there.
-    for (int p = 0; p < kNumQueues; ++p) {
-      if ((paused_mask_ & (1u << p)) != 0 && !pfc_->pause[p].Paused(now)) {
-        paused_mask_ &= static_cast<uint8_t>(~(1u << p));
+    for (unsigned m = paused_mask_; m != 0; m &= m - 1) {
+      const int s = std::countr_zero(m);
+      if (!pfc_->pause[QueuePriorityOf(queue_priorities_, s)].Paused(now)) {
+        paused_mask_ &= static_cast<uint8_t>(~(1u << s));
       }
     }
   }
@@ -104,7 +185,7 @@ uint8_t EgressPort::EligibleMask(Time now) {
   const Time now = sched_->Now();
   const uint8_t eligible = EligibleMask(now);
   if (eligible == 0) {
-    if (source_ == nullptr || (paused_mask_ & (1u << source_priority_)) != 0) {
+    if (source_ == nullptr || (paused_mask_ & (1u << source_slot_)) != 0) {
       return Queued{nullptr, 0, 0};
     }
     rte_mbuf* m = source_->Pull();
@@ -118,22 +199,23 @@ uint8_t EgressPort::EligibleMask(Time now) {
     std::array<uint32_t, kNumQueues> head_bytes;
     for (unsigned m = eligible; m != 0; m &= m - 1) {
       const int i = __builtin_ctz(m);
-      head_bytes[i] = queues_[i].fifo.front().frame_bytes;
+      head_bytes[i] = queues()[i].fifo.front().frame_bytes;
     }
-    q = scheduler_.Pick(*scheduler_config_, eligible, head_bytes, QueueDeficits{queues_.data()});
+    q = scheduler_.Pick(*scheduler_config_, eligible, head_bytes, QueueDeficits{queues()});
   }
   NoteQueueChange(q, now);
-  const Queued e = queues_[q].fifo.pop();
-  queues_[q].bytes -= e.frame_bytes;
-  if (queues_[q].fifo.empty()) {
+  QueueState& queue = queues()[q];
+  const Queued e = queue.fifo.pop();
+  queue.bytes -= e.frame_bytes;
+  if (queue.fifo.empty()) {
     nonempty_mask_ &= static_cast<uint8_t>(~(1u << q));
     if ((watchdog_mask_ & (paused_mask_ | stormed_mask_) & (1u << q)) != 0) UpdateWatchdog(q, now);
   }
   if (observer_ != nullptr) {
-    observer_->OnDequeue(local_port_, e.m, e.frame_bytes, static_cast<uint8_t>(q), e.tag);
+    observer_->OnDequeue(local_port_, e.m, e.frame_bytes, QueueId{e.queue}, e.tag);
     if (e.collects_int) {
       StampInt(e.m, cong::IntHop{tx_wire_bytes_ + WireBytesOfFrame(e.frame_bytes), now, rate_,
-                                 queues_[q].bytes});
+                                 queue.bytes});
     }
   }
   return e;
@@ -300,7 +382,7 @@ void EgressPort::Prefetch(uint64_t what, int stage) const {
     // here, they are rarely cold.
     if (stage != 0) return;
     for (unsigned q = nonempty_mask_; q != 0; q &= q - 1) {
-      __builtin_prefetch(&queues_[__builtin_ctz(q)].fifo.front());
+      __builtin_prefetch(&queues()[__builtin_ctz(q)].fifo.front());
     }
   }
 }
@@ -312,7 +394,8 @@ uint64_t EgressPort::DrainAll() {
     FreePacket(control_.pop().m);
     ++n;
   }
-  for (QueueState& q : queues_) {
+  for (int s = 0; s < num_queues(); ++s) {
+    QueueState& q = queues()[s];
     while (!q.fifo.empty()) {
       FreePacket(q.fifo.pop().m);
       ++n;

@@ -9,8 +9,12 @@
 #include <rte_mbuf.h>
 
 #include <array>
+#include <bit>
+#include <cassert>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <new>
 
 #include "congestion/egress_scheduler.h"
 #include "congestion/pfc.h"
@@ -26,6 +30,29 @@
 namespace fe::dp {
 
 inline constexpr int kNumQueues = 8;
+inline constexpr uint8_t kAllPriorities = 0xFF;
+
+// Queues of a port with a queue for each priority of the mask `priorities` (bit p: priority p),
+// in priority order: the slot of priority p is the number of them below it, -1 if it has none.
+inline int QueueSlotOf(uint8_t priorities, int prio) {
+  if ((priorities & (1u << prio)) == 0) return -1;
+  return std::popcount(static_cast<unsigned>(priorities & ((1u << prio) - 1)));
+}
+inline QueueId QueueIdOf(uint8_t priorities, uint8_t prio) {
+  return QueueId{static_cast<uint8_t>(prio | QueueSlotOf(priorities, prio) << 3)};
+}
+// The priority of queue `slot`.
+inline uint8_t QueuePriorityOf(uint8_t priorities, int slot) {
+  unsigned m = priorities;
+  for (int i = 0; i < slot; ++i) m &= m - 1;
+  return static_cast<uint8_t>(std::countr_zero(m));
+}
+// A priority mask in slot space: the slots of those of `prios` the port has queues for.
+uint8_t QueueSlotMask(uint8_t priorities, uint8_t prios);
+// An egress scheduling config indexed by priority, reindexed by the queues of `priorities`. The
+// order is kept, so strict priority and the round robin pick the same queues as before.
+cong::EgressSchedulerConfig QueueSchedulerConfig(const cong::EgressSchedulerConfig& by_priority,
+                                                 uint8_t priorities);
 
 class PcapngWriter;
 
@@ -57,11 +84,20 @@ struct PortCounters {
   std::array<uint64_t, kNumQueues> storms_detected{};  // PFC watchdog declarations
 };
 
-class alignas(64) EgressPort final : public EventHandler {
+// A port has queues only for the priorities its fabric uses (a large fabric's default uses three
+// of eight): they follow the object in memory, one line each, so a port's size is known at run
+// time only. A fabric lays its ports out in an EgressPortArray; StandaloneEgressPort is one port
+// with a queue for every priority.
+class alignas(64) EgressPort : public EventHandler {
  public:
-  EgressPort(Scheduler* sched, Rate rate, Time delay)
-      : sched_(sched), delay_(delay), ps_per_byte_(WholePsPerByteOf(rate)), rate_(rate) {}
-  EgressPort(EgressPort&&) noexcept = default;
+  EgressPort(const EgressPort&) = delete;
+  EgressPort& operator=(const EgressPort&) = delete;
+  ~EgressPort() override;
+
+  // The bytes a port with queues for `priorities` takes, its queues included.
+  static size_t StrideBytes(uint8_t priorities) {
+    return sizeof(EgressPort) + std::popcount(unsigned{priorities}) * sizeof(QueueState);
+  }
 
   // A one-way link: frames reach `peer` as its port `peer_port`, as events of this port in the
   // peer's scheduler domain. Replaces a full-duplex connection.
@@ -82,8 +118,12 @@ class alignas(64) EgressPort final : public EventHandler {
     reverse->rx_port_ = peer_port;
   }
   void SetSource(PacketSource* source) { source_ = source; }
-  // The source's packets travel on this priority: while it is paused the source is not asked.
-  void SetSourcePriority(uint8_t prio) { source_priority_ = prio; }
+  // The source's packets travel on this priority, one the port has a queue for: while it is paused
+  // the source is not asked.
+  void SetSourcePriority(uint8_t prio) {
+    assert(QueueSlotOf(queue_priorities_, prio) >= 0);
+    source_slot_ = static_cast<uint8_t>(QueueSlotOf(queue_priorities_, prio));
+  }
   // Tell `observer` (as its port `local_port`) of every packet leaving a queue.
   void SetDequeueObserver(DequeueObserver* observer, uint16_t local_port) {
     observer_ = observer;
@@ -113,19 +153,27 @@ class alignas(64) EgressPort final : public EventHandler {
   void SetLossObserver(LinkLossObserver* observer, uint32_t link);
   const LinkLosses& losses() const { return rare_ != nullptr ? rare_->losses : kNoLosses; }
 
-  // Strict priority + DWRR over the queues; unset: strict priority, highest queue first.
+  // Strict priority + DWRR over the queues, `config` indexed by the port's queues (a config by
+  // priority goes through QueueSchedulerConfig); unset: strict priority, highest queue first.
   void SetScheduler(const cong::EgressSchedulerConfig* config) { scheduler_config_ = config; }
-  // Runs the PFC watchdog on the queues in `queues` (the lossless ones). A stormed queue ignores
-  // pauses and its packets are flushed to the dequeue observer, which must be set.
-  void SetWatchdog(const cong::PfcWatchdogConfig* config, uint8_t queues) {
+  // Runs the PFC watchdog on the queues of the priorities in `prios` (the lossless ones). A
+  // stormed queue ignores pauses and its packets are flushed to the dequeue observer, which must
+  // be set.
+  void SetWatchdog(const cong::PfcWatchdogConfig* config, uint8_t prios) {
     watchdog_config_ = config;
-    watchdog_mask_ = queues;
+    watchdog_mask_ = QueueSlotMask(queue_priorities_, prios);
   }
+
+  // The priorities the port has queues for (bit p: priority p) and the queue of one of them.
+  uint8_t queue_priorities() const { return queue_priorities_; }
+  QueueId QueueOf(uint8_t prio) const { return QueueIdOf(queue_priorities_, prio); }
 
   // Queues m on `queue` and starts transmission if the wire is free. tag goes back to the
   // dequeue observer with the packet (a switch passes the ingress port). Inline: every packet of
   // every hop passes here, and as a call its register saves were a fifth of it.
-  void Enqueue(rte_mbuf* m, uint8_t queue, uint16_t tag = 0);
+  void Enqueue(rte_mbuf* m, QueueId queue, uint16_t tag = 0);
+  // The same on the queue of priority `prio`, which the port must have.
+  void Enqueue(rte_mbuf* m, uint8_t prio, uint16_t tag = 0) { Enqueue(m, QueueOf(prio), tag); }
   // Queues a MAC-control frame ahead of all data; it is never paused nor observed.
   void EnqueueControl(rte_mbuf* m);
   // A PFC frame reached this port's MAC: every class in class_enable pauses for its quanta (0
@@ -136,22 +184,38 @@ class alignas(64) EgressPort final : public EventHandler {
 
   Rate rate() const { return rate_; }
   Time delay() const { return delay_; }
-  uint32_t queue_bytes(int q) const { return queues_[q].bytes; }
-  uint32_t max_queue_bytes(int q) const { return queues_[q].max_bytes; }
-  uint32_t queue_packets(int q) const { return static_cast<uint32_t>(queues_[q].fifo.size()); }
+  // By priority q: a priority the port has no queue for never holds anything.
+  uint32_t queue_bytes(int q) const {
+    const int s = QueueSlotOf(queue_priorities_, q);
+    return s < 0 ? 0 : queues()[s].bytes;
+  }
+  uint32_t max_queue_bytes(int q) const {
+    const int s = QueueSlotOf(queue_priorities_, q);
+    return s < 0 ? 0 : queues()[s].max_bytes;
+  }
+  uint32_t queue_packets(int q) const {
+    const int s = QueueSlotOf(queue_priorities_, q);
+    return s < 0 ? 0 : static_cast<uint32_t>(queues()[s].fifo.size());
+  }
   PortCounters counters() const;
   uint64_t tx_packets() const { return tx_packets_; }
   uint64_t tx_wire_bytes() const { return tx_wire_bytes_; }
   bool Paused(int q, Time now) const { return pfc_ != nullptr && pfc_->pause[q].Paused(now); }
-  bool Stormed(int q) const { return (stormed_mask_ & (1u << q)) != 0; }
+  bool Stormed(int q) const {
+    const int s = QueueSlotOf(queue_priorities_, q);
+    return s >= 0 && (stormed_mask_ & (1u << s)) != 0;
+  }
   Time PausedTime(int q, Time now) const {
     return pfc_ != nullptr ? pfc_->pause[q].PausedTime(now) : Time::Zero();
   }
   // counters().queue_byte_ps[q] brought up to now.
   double QueueByteTime(int q, Time now) const {
-    const QueueState& s = queues_[q];
-    return s.byte_ps + static_cast<double>(s.bytes) * static_cast<double>((now - s.changed).ps());
+    const int s = QueueSlotOf(queue_priorities_, q);
+    return s < 0 ? 0 : SlotByteTime(s, now);
   }
+  // The same by queue, for the per-packet path.
+  uint32_t queue_bytes(QueueId q) const { return queues()[q.slot()].bytes; }
+  bool Stormed(QueueId q) const { return (stormed_mask_ & (1u << q.slot())) != 0; }
 
   // Frees every packet still queued (teardown); returns how many. Frames on the wire are the
   // scheduler's pending arrivals: Scheduler::DiscardAll frees them.
@@ -161,11 +225,17 @@ class alignas(64) EgressPort final : public EventHandler {
   void Prefetch(uint64_t what, int stage) const override;
   void Discard(uint64_t what) override;
   // Prefetches what Enqueue on `queue` touches.
-  void PrefetchEnqueue(uint8_t queue) const {
+  void PrefetchEnqueue(QueueId queue) const {
     __builtin_prefetch(this);
     __builtin_prefetch(reinterpret_cast<const char*>(this) + 64);
-    __builtin_prefetch(&queues_[queue]);
+    __builtin_prefetch(&queues()[queue.slot()]);
   }
+
+ protected:
+  friend class EgressPortArray;
+  // Makes the port's queues, one for each priority in `priorities`, in the StrideBytes after it:
+  // the storage must be there.
+  EgressPort(Scheduler* sched, Rate rate, Time delay, uint8_t priorities);
 
  private:
   // Small event args name the event; an arrival's arg is the arriving frame's mbuf address, so
@@ -189,6 +259,7 @@ class alignas(64) EgressPort final : public EventHandler {
     uint32_t frame_bytes;
     uint16_t tag;
     bool collects_int = false;  // HPCC data: a switch port stamps its INT record at dequeue
+    uint8_t queue = 0;          // QueueId::code, for the dequeue observer
   };
 
   // faults_ bits: any set sends a transmission through WireLoses.
@@ -218,18 +289,24 @@ class alignas(64) EgressPort final : public EventHandler {
   Queued Dequeue();
   // Queues that may send now: not empty and not paused.
   uint8_t EligibleMask(Time now);
-  void NoteQueueChange(int q, Time now) {
-    queues_[q].byte_ps = QueueByteTime(q, now);
-    queues_[q].changed = now;
+  // Queue `slot`'s queue_byte_ps brought up to now.
+  double SlotByteTime(int slot, Time now) const {
+    const QueueState& s = queues()[slot];
+    return s.byte_ps + static_cast<double>(s.bytes) * static_cast<double>((now - s.changed).ps());
+  }
+  void NoteQueueChange(int slot, Time now) {
+    queues()[slot].byte_ps = SlotByteTime(slot, now);
+    queues()[slot].changed = now;
   }
   // A MAC-control (PFC) frame arrived over the link of this port's other direction: it pauses
   // this port and ends here.
   void OnMacControlFrame(rte_mbuf* m);
-  // Gives queue q's watchdog its inputs now; on a storm, flushes the queue.
-  void UpdateWatchdog(int q, Time now);
+  // Gives queue `slot`'s watchdog its inputs now; on a storm, flushes the queue.
+  void UpdateWatchdog(int slot, Time now);
   void UpdateWatchdogs(Time now) {
-    for (int q = 0; q < kNumQueues; ++q) UpdateWatchdog(q, now);
+    for (int s = 0; s < num_queues(); ++s) UpdateWatchdog(s, now);
   }
+  int num_queues() const { return std::popcount(unsigned{queue_priorities_}); }
 
   // One queue's packets and the statistics kept as they come and go: one cache line, so a
   // packet's enqueue and dequeue touch only its own queue's line besides the port's first lines.
@@ -247,9 +324,15 @@ class alignas(64) EgressPort final : public EventHandler {
     uint32_t& operator[](int q) const { return queues[q].deficit_bytes; }
   };
 
+  // The queues, by slot, right after the object: their address costs no load.
+  QueueState* queues() { return std::launder(reinterpret_cast<QueueState*>(this + 1)); }
+  const QueueState* queues() const {
+    return std::launder(reinterpret_cast<const QueueState*>(this + 1));
+  }
+
   // Hot. The first line (the object is cache-line aligned, its vtable pointer and domain first)
   // is all an arrival reads, the second all that an enqueue, a dequeue and a transmission add;
-  // a packet's queue has a line of its own (with its DWRR deficit).
+  // a packet's queue has a line of its own (with its DWRR deficit). The masks are by slot.
   uint16_t header_offset_ = sizeof(rte_mbuf) + kPacketPrivBytes;
   uint16_t rx_port_ = 0;
   Scheduler* sched_;
@@ -274,19 +357,19 @@ class alignas(64) EgressPort final : public EventHandler {
   bool control_pending_ = false;  // control_ is not empty: a dequeue asks here, not the cold FIFO
   uint8_t nonempty_mask_ = 0;
   uint8_t paused_mask_ = 0;  // classes paused at their last change; expiries are cleared lazily
-  uint8_t source_priority_ = 3;
+  uint8_t source_slot_ = 0;
   uint8_t watchdog_mask_ = 0;
   uint8_t stormed_mask_ = 0;
   bool capturing_ = false;  // a capture is set: a transmission tests this, not the cold pointer
   uint8_t faults_ = 0;      // kFaultDown | kFaultLossy: a transmission tests this, not the state
   cong::EgressScheduler scheduler_;
-  std::array<QueueState, kNumQueues> queues_;
 
   // Cold: the rate itself (serialisation at a rate of no whole ps per byte, pauses, INT),
   // control frames, pause and watchdog state, touched only when those act.
   Rate rate_;
   Time busy_time_;  // at a rate of no whole ps per byte; else tx_wire_bytes_ x ps_per_byte_
-  Fifo<Queued> control_;
+  [[no_unique_address]] Fifo<Queued> control_;  // the next member sits in its tail padding
+  uint8_t queue_priorities_;                    // bit p: the port has a queue for priority p
   const cong::PfcWatchdogConfig* watchdog_config_ = nullptr;
   // The pause and watchdog state of the queues, made by the first PFC frame that reaches the
   // port: until then no queue is paused, and a watchdog whose queue was never paused has nothing
@@ -320,21 +403,81 @@ class alignas(64) EgressPort final : public EventHandler {
   std::unique_ptr<RareState> rare_;
 };
 
-[[gnu::always_inline]] inline void EgressPort::Enqueue(rte_mbuf* m, uint8_t queue, uint16_t tag) {
+static_assert(sizeof(EgressPort) == 192, "two hot lines and a cold one: the queues follow");
+
+[[gnu::always_inline]] inline void EgressPort::Enqueue(rte_mbuf* m, QueueId queue, uint16_t tag) {
   const Time now = sched_->Now();
   const uint32_t frame_bytes = FrameBytes(m);
-  NoteQueueChange(queue, now);
-  QueueState& s = queues_[queue];
-  s.fifo.push(Queued{m, frame_bytes, tag, CollectsInt(m)});
+  const int slot = queue.slot();
+  NoteQueueChange(slot, now);
+  QueueState& s = queues()[slot];
+  s.fifo.push(Queued{m, frame_bytes, tag, CollectsInt(m), queue.code});
   s.bytes += frame_bytes;
   if (s.bytes > s.max_bytes) s.max_bytes = s.bytes;
-  const bool was_empty = (nonempty_mask_ & (1u << queue)) == 0;
-  nonempty_mask_ |= static_cast<uint8_t>(1u << queue);
+  const bool was_empty = (nonempty_mask_ & (1u << slot)) == 0;
+  nonempty_mask_ |= static_cast<uint8_t>(1u << slot);
   // Unpaused and not stormed, the watchdog has nothing to time: its input change does not matter.
-  if (was_empty && (watchdog_mask_ & (paused_mask_ | stormed_mask_) & (1u << queue)) != 0) {
-    UpdateWatchdog(queue, now);
+  if (was_empty && (watchdog_mask_ & (paused_mask_ | stormed_mask_) & (1u << slot)) != 0) {
+    UpdateWatchdog(slot, now);
   }
   if (!tx_event_pending_) StartNext();
 }
+
+// One port with a queue for every priority, outside a fabric's array.
+class StandaloneEgressPort final : public EgressPort {
+ public:
+  StandaloneEgressPort(Scheduler* sched, Rate rate, Time delay)
+      : EgressPort(sched, rate, delay, kAllPriorities) {}
+
+ private:
+  // Where the base makes its queues (they begin right after it).
+  alignas(64) std::byte queue_storage_[kNumQueues * 64];
+};
+
+// Ports with queues for the same priorities, laid out one after another in one allocation.
+// Never grows past the capacity it is made with: the ports' addresses are held elsewhere.
+class EgressPortArray {
+ public:
+  EgressPortArray() = default;
+  EgressPortArray(uint8_t priorities, size_t capacity);
+  EgressPortArray(EgressPortArray&& o) noexcept { *this = std::move(o); }
+  EgressPortArray& operator=(EgressPortArray&& o) noexcept;
+  ~EgressPortArray() { Clear(); }
+
+  EgressPort& emplace_back(Scheduler* sched, Rate rate, Time delay);
+  EgressPort& operator[](size_t i) { return *At(storage_, i); }
+  const EgressPort& operator[](size_t i) const { return *At(storage_, i); }
+  size_t size() const { return size_; }
+  uint32_t stride_bytes() const { return stride_bytes_; }
+
+ private:
+  EgressPort* At(std::byte* base, size_t i) const {
+    return std::launder(reinterpret_cast<EgressPort*>(base + i * stride_bytes_));
+  }
+  void Clear();
+
+  std::byte* storage_ = nullptr;
+  uint32_t stride_bytes_ = 0;
+  uint8_t priorities_ = 0;
+  size_t size_ = 0;
+  size_t capacity_ = 0;
+};
+
+// Consecutive ports of an EgressPortArray, indexed from 0.
+class EgressPortSpan {
+ public:
+  EgressPortSpan() = default;
+  EgressPortSpan(EgressPort* first, uint32_t stride_bytes, uint32_t size)
+      : first_(reinterpret_cast<std::byte*>(first)), stride_bytes_(stride_bytes), size_(size) {}
+  EgressPort& operator[](size_t i) const {
+    return *std::launder(reinterpret_cast<EgressPort*>(first_ + i * stride_bytes_));
+  }
+  size_t size() const { return size_; }
+
+ private:
+  std::byte* first_ = nullptr;
+  uint32_t stride_bytes_ = 0;
+  uint32_t size_ = 0;
+};
 
 }  // namespace fe::dp

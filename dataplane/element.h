@@ -32,16 +32,25 @@ class PacketSource {
   virtual rte_mbuf* Pull() = 0;
 };
 
+// A queue of an egress port as the per-packet path names it: its priority in the low 3 bits and
+// its index among the port's queues (a port has queues only for the priorities its fabric uses,
+// in priority order) above them, so that neither costs a look-up.
+struct QueueId {
+  uint8_t code;
+  uint8_t priority() const { return code & 7; }
+  uint8_t slot() const { return code >> 3; }
+};
+
 // Told when a packet leaves an egress queue for the wire (a switch releases its buffer and may
 // send XON). Set only on switch ports, so a NIC's port pays one null test per packet.
 class DequeueObserver {
  public:
   virtual ~DequeueObserver() = default;
   // m left queue `queue` of the observer's local port `local_port`; tag is what Enqueue was given.
-  virtual void OnDequeue(uint16_t local_port, rte_mbuf* m, uint32_t frame_bytes, uint8_t queue,
+  virtual void OnDequeue(uint16_t local_port, rte_mbuf* m, uint32_t frame_bytes, QueueId queue,
                          uint16_t tag) = 0;
   // m was flushed from the queue by the PFC watchdog: the observer takes it and drops it.
-  virtual void OnFlush(uint16_t local_port, rte_mbuf* m, uint32_t frame_bytes, uint8_t queue,
+  virtual void OnFlush(uint16_t local_port, rte_mbuf* m, uint32_t frame_bytes, QueueId queue,
                        uint16_t tag) = 0;
 };
 

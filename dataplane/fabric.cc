@@ -30,6 +30,27 @@ Time PathBaseRtt(const topo::Graph& graph, const topo::RouteTable& routes, uint3
   return one_way + one_way;
 }
 
+namespace {
+// The priorities anything queues on: every target of a switch's DSCP map (a variant's, a tier's
+// or the fabric's; an external host queues by the fabric's) and the NICs' ACKs and CNPs. Each
+// port has a queue for each of them and for no other. A map that does not compile adds nothing:
+// the switch that has it refuses it.
+uint8_t QueuedPriorities(const FabricParams& params) {
+  uint8_t priorities = (1u << kAckQueue) | (1u << kCnpQueue);
+  const auto add = [&](const SwitchParams& sp) {
+    StatusOr<cong::DscpMapConfig> dscp = cong::Compile(sp.dscp);
+    if (!dscp.ok()) return;
+    for (const uint8_t p : dscp->priority_of_dscp) priorities |= static_cast<uint8_t>(1u << p);
+  };
+  add(params.switch_params);
+  for (const std::optional<SwitchParams>& sp : params.tier_switch_params) {
+    if (sp.has_value()) add(*sp);
+  }
+  for (const SwitchParams& sp : params.switch_variants) add(sp);
+  return priorities;
+}
+}  // namespace
+
 SwitchParams SwitchParamsOf(const FabricParams& params, topo::NodeId node, uint8_t tier) {
   const int32_t variant =
       node < params.node_switch_variant.size() ? params.node_switch_variant[node] : -1;
@@ -66,10 +87,10 @@ StatusOr<std::unique_ptr<Fabric>> Fabric::Create(const topo::Graph& graph,
     f->first_port_[n] = static_cast<uint32_t>(total_ports);
     total_ports += nodes[n].links.size();
   }
-  f->ports_.reserve(total_ports);
+  f->ports_ = EgressPortArray(QueuedPriorities(params), total_ports);
   for (const topo::Node& node : nodes) {
     for (topo::LinkId l : node.links) {
-      f->ports_.emplace_back(sched, graph.link(l).rate, graph.link(l).delay);
+      EgressPort& port = f->ports_.emplace_back(sched, graph.link(l).rate, graph.link(l).delay);
       const topo::LinkClassId c = graph.link(l).link_class;
       const double ber =
           c < graph.link_classes().size() ? graph.link_classes()[c].bit_error_rate : 0;
@@ -80,7 +101,7 @@ StatusOr<std::unique_ptr<Fabric>> Fabric::Create(const topo::Graph& graph,
       if (ber > 0) {
         // Each port draws its own stream, so one port's losses do not shift another's.
         const uint64_t port_index = f->ports_.size() - 1;
-        f->ports_.back().SetBitErrorRate(
+        port.SetBitErrorRate(
             ber, SplitMix64(params.random_seed ^ (0xB17E44055ULL * (port_index + 1))).NextU64());
       }
     }
@@ -119,9 +140,12 @@ StatusOr<std::unique_ptr<Fabric>> Fabric::Create(const topo::Graph& graph,
         receiver[f->first_port_[n] + port] = nic.get();
       }
     } else {
-      std::span<EgressPort> sw_ports(&f->ports_[f->first_port_[n]], nodes[n].links.size());
+      const EgressPortSpan sw_ports(&f->ports_[f->first_port_[n]], f->ports_.stride_bytes(),
+                                    static_cast<uint32_t>(nodes[n].links.size()));
       std::vector<PortLink> links;
-      for (const EgressPort& p : sw_ports) links.push_back(PortLink{p.rate(), p.delay()});
+      for (size_t p = 0; p < sw_ports.size(); ++p) {
+        links.push_back(PortLink{sw_ports[p].rate(), sw_ports[p].delay()});
+      }
       StatusOr<SwitchConfig> config = Compile(SwitchParamsOf(params, n, nodes[n].tier), links);
       if (!config.ok())
         return Status::Error("switch " + nodes[n].name + ": " + config.status().message());
@@ -158,7 +182,7 @@ StatusOr<std::unique_ptr<Fabric>> Fabric::Create(const topo::Graph& graph,
 }
 
 Fabric::~Fabric() {
-  for (EgressPort& p : ports_) p.DrainAll();
+  for (size_t i = 0; i < ports_.size(); ++i) ports_[i].DrainAll();
   if (pool_ != nullptr) rte_mempool_free(pool_);
 }
 
@@ -267,8 +291,8 @@ void Fabric::SetLossObserver(LinkLossObserver* observer) {
 
 Time Fabric::lookahead() const {
   Time shortest = Time::Infinite();
-  for (const EgressPort& p : ports_) shortest = std::min(shortest, p.delay());
-  return ports_.empty() ? Time::Zero() : shortest;
+  for (size_t i = 0; i < ports_.size(); ++i) shortest = std::min(shortest, ports_[i].delay());
+  return ports_.size() == 0 ? Time::Zero() : shortest;
 }
 
 uint64_t Fabric::messages_delivered() const {
@@ -279,7 +303,8 @@ uint64_t Fabric::messages_delivered() const {
 
 FabricTotals Fabric::Totals() const {
   FabricTotals t;
-  for (const EgressPort& p : ports_) {
+  for (size_t i = 0; i < ports_.size(); ++i) {
+    const EgressPort& p = ports_[i];
     t.packet_hops += p.tx_packets();
     t.wire_bytes += p.tx_wire_bytes();
     const LinkLosses& l = p.losses();

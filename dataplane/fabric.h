@@ -117,7 +117,11 @@ class Fabric final : public Reachability {
   const EgressPort& port(topo::NodeId node, uint16_t port) const {
     return ports_[first_port_[node] + port];
   }
-  std::span<const EgressPort> ports() const { return ports_; }
+  // Every egress port, by global index (node by node, local ports in order).
+  size_t num_ports() const { return ports_.size(); }
+  const EgressPort& port_at(size_t i) const { return ports_[i]; }
+  // The bytes a port takes, its queues included.
+  uint32_t port_stride_bytes() const { return ports_.stride_bytes(); }
 
   // Takes link `link` down (both directions) or brings it back. Call between events or from a
   // domain-0 event: it changes both ends' state at once.
@@ -164,7 +168,7 @@ class Fabric final : public Reachability {
   FabricParams params_;
   Scheduler* sched_;
   rte_mempool* pool_ = nullptr;
-  std::vector<EgressPort> ports_;  // never resized after Create: the scheduler holds pointers
+  EgressPortArray ports_;  // never grows after Create: the scheduler holds pointers
   std::vector<uint32_t> first_port_;
   std::vector<std::unique_ptr<Switch>> switches_;
   std::vector<std::unique_ptr<Nic>> nics_;  // by host index, then host port

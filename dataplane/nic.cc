@@ -37,11 +37,7 @@ void NicCounts::Add(const NicCounts& o) {
 namespace {
 
 constexpr uint8_t kDscpAck = 26;  // ACKs ride the data class, as RoCE NICs send them
-constexpr uint8_t kAckQueue = 3;
-// NVIDIA's cnp_dscp / cnp_802p_prio defaults: CNPs get their own, higher class so a congested
-// data queue does not delay the signal that relieves it.
 constexpr uint8_t kDscpCnp = 48;
-constexpr uint8_t kCnpQueue = 6;
 
 // Event argument: timer kind (2 bits) | generation (38 bits) | message id (24 bits).
 constexpr int kIdBits = 24;
@@ -122,7 +118,9 @@ Nic::Nic(uint32_t host, Scheduler* sched, EgressPort* port, rte_mempool* pool,
       config_(config),
       hpcc_(hpcc),
       full_packet_wire_bytes_(WireBytesOfFrame(RoceFrameBytes(config.mtu_payload_bytes))),
-      paced_(config.cc != CongestionControl::kNone) {}
+      paced_(config.cc != CongestionControl::kNone),
+      ack_queue_(port->QueueOf(kAckQueue)),
+      cnp_queue_(port->QueueOf(kCnpQueue)) {}
 
 uint64_t Nic::EventArg(Timer t, uint64_t generation, uint32_t id) {
   return (static_cast<uint64_t>(t) << (kIdBits + kGenerationBits)) |
@@ -453,7 +451,7 @@ void Nic::SendAck(MessageState& msg, uint8_t syndrome, uint32_t psn, const rte_m
   WriteRoceAck(a, f, syndrome, msg.expected_psn);
   CopyIntStack(echo, a);  // HPCC: the sender reads the path's telemetry from the ACK
   ++counters_.acks_sent;
-  port_->Enqueue(a, kAckQueue);
+  port_->Enqueue(a, ack_queue_);
 }
 
 void Nic::SendCnp(MessageState& msg) {
@@ -469,7 +467,7 @@ void Nic::SendCnp(MessageState& msg) {
   WriteRoceCnp(c, f);
   InitIntStack(c, false);
   ++counters_.cnps_sent;
-  port_->Enqueue(c, kCnpQueue);
+  port_->Enqueue(c, cnp_queue_);
 }
 
 void Nic::OnAck(rte_mbuf* m, uint32_t id, uint32_t psn) {

@@ -44,6 +44,12 @@
 
 namespace fe::dp {
 
+// The priorities a NIC queues its own frames on at its port (its data is pulled, not queued).
+inline constexpr uint8_t kAckQueue = 3;
+// NVIDIA's cnp_dscp / cnp_802p_prio defaults: CNPs get their own, higher class so a congested
+// data queue does not delay the signal that relieves it.
+inline constexpr uint8_t kCnpQueue = 6;
+
 enum class CongestionControl : uint8_t {
   kNone,   // every QP at line rate
   kDcqcn,  // DCQCN reaction point per QP
@@ -220,6 +226,8 @@ class Nic final : public PacketReceiver, public PacketSource, public EventHandle
   std::unique_ptr<DropCounters> drops_;
   const Reachability* reach_ = nullptr;
   uint16_t host_port_ = 0;
+  QueueId ack_queue_;  // kAckQueue's and kCnpQueue's at port_
+  QueueId cnp_queue_;
 };
 
 }  // namespace fe::dp

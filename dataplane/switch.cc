@@ -39,6 +39,12 @@ Switch::Switch(const SwitchWiring& w, SwitchConfig config)
       pool_(w.pool),
       random_(w.random_seed),
       queues_(ports_.size()) {
+  // The ports have queues for the same priorities, among them every one the DSCP map gives.
+  const uint8_t priorities = ports_.size() > 0 ? ports_[0].queue_priorities() : kAllPriorities;
+  for (uint8_t& queue : config_.dscp.priority_of_dscp) {
+    queue = QueueIdOf(priorities, queue).code;
+  }
+  config_.scheduler = QueueSchedulerConfig(config_.scheduler, priorities);
   for (uint16_t p = 0; p < ports_.size(); ++p) {
     ports_[p].SetDequeueObserver(this, p);
     ports_[p].SetScheduler(&config_.scheduler);
@@ -88,8 +94,9 @@ void Switch::PrefetchReceive(uint16_t local_port, const rte_mbuf* m) const {
   if (dst >= num_hosts_) return;
   const int out = Route(h, dst);
   if (out < 0) return;
-  const uint8_t prio = cong::PriorityOf(config_.dscp, h.dscp);
-  ports_[out].PrefetchEnqueue(prio);
+  const QueueId queue{cong::PriorityOf(config_.dscp, h.dscp)};
+  const uint8_t prio = queue.priority();
+  ports_[out].PrefetchEnqueue(queue);
   mmu_.Prefetch(local_port, static_cast<uint16_t>(out), prio);
   __builtin_prefetch(&counters_);
   __builtin_prefetch(&config_.wred[prio]);
@@ -107,11 +114,12 @@ void Switch::Receive(uint16_t local_port, rte_mbuf* m) {
   const int route = Route(h, dst);
   if (route < 0) return Drop(m, DropReason::kUnknownDestination);
   const auto out = static_cast<uint16_t>(route);
-  const uint8_t prio = cong::PriorityOf(config_.dscp, h.dscp);
-  if (ports_[out].Stormed(prio)) return DropAt(out, prio, m, DropReason::kPfcWatchdog);
+  const QueueId queue{cong::PriorityOf(config_.dscp, h.dscp)};
+  const uint8_t prio = queue.priority();
+  if (ports_[out].Stormed(queue)) return DropAt(out, prio, m, DropReason::kPfcWatchdog);
 
   const cong::WredConfig& wred = config_.wred[prio];
-  const int64_t queue_bytes = ports_[out].queue_bytes(prio);
+  const int64_t queue_bytes = ports_[out].queue_bytes(queue);
   // The draw is taken only inside the marking band, where it decides something.
   if (!wred.mark_at_dequeue && queue_bytes > wred.kmin_bytes) {
     const cong::WredVerdict v = cong::WredDecide(wred, queue_bytes, h.ecn != kEcnNotEct,
@@ -130,18 +138,19 @@ void Switch::Receive(uint16_t local_port, rte_mbuf* m) {
   // The pause leaves before this packet can: it must not wait behind it.
   ActOnPfc(local_port, prio, mmu_.PfcCheck(local_port, prio));
   ++counters_.forwarded_packets;
-  ports_[out].Enqueue(m, prio, local_port);
+  ports_[out].Enqueue(m, queue, local_port);
 }
 
-void Switch::OnDequeue(uint16_t local_port, rte_mbuf* m, uint32_t frame_bytes, uint8_t queue,
+void Switch::OnDequeue(uint16_t local_port, rte_mbuf* m, uint32_t frame_bytes, QueueId queue,
                        uint16_t in_port) {
-  mmu_.Release(in_port, local_port, queue, frame_bytes);
-  if (config_.wred[queue].mark_at_dequeue) MarkAtDequeue(local_port, m, queue);
-  ActOnPfc(in_port, queue, mmu_.PfcCheck(in_port, queue));
+  const uint8_t prio = queue.priority();
+  mmu_.Release(in_port, local_port, prio, frame_bytes);
+  if (config_.wred[prio].mark_at_dequeue) MarkAtDequeue(local_port, m, queue);
+  ActOnPfc(in_port, prio, mmu_.PfcCheck(in_port, prio));
 }
 
-void Switch::MarkAtDequeue(uint16_t local_port, rte_mbuf* m, uint8_t queue) {
-  const cong::WredConfig& wred = config_.wred[queue];
+void Switch::MarkAtDequeue(uint16_t local_port, rte_mbuf* m, QueueId queue) {
+  const cong::WredConfig& wred = config_.wred[queue.priority()];
   const int64_t behind_bytes = ports_[local_port].queue_bytes(queue);
   // At dequeue a RED drop is not taken (the packet is already leaving); ECT packets are marked.
   if (behind_bytes <= wred.kmin_bytes) return;
@@ -151,15 +160,16 @@ void Switch::MarkAtDequeue(uint16_t local_port, rte_mbuf* m, uint8_t queue) {
                        static_cast<uint32_t>(random_.NextU64() >> 32)) ==
           cong::WredVerdict::kMark) {
     SetIpEcn(m, kEcnCe);
-    ++Queue(local_port, queue).ecn_marks;
+    ++Queue(local_port, queue.priority()).ecn_marks;
   }
 }
 
-void Switch::OnFlush(uint16_t local_port, rte_mbuf* m, uint32_t frame_bytes, uint8_t queue,
+void Switch::OnFlush(uint16_t local_port, rte_mbuf* m, uint32_t frame_bytes, QueueId queue,
                      uint16_t in_port) {
-  mmu_.Release(in_port, local_port, queue, frame_bytes);
-  DropAt(local_port, queue, m, DropReason::kPfcWatchdog);
-  ActOnPfc(in_port, queue, mmu_.PfcCheck(in_port, queue));
+  const uint8_t prio = queue.priority();
+  mmu_.Release(in_port, local_port, prio, frame_bytes);
+  DropAt(local_port, prio, m, DropReason::kPfcWatchdog);
+  ActOnPfc(in_port, prio, mmu_.PfcCheck(in_port, prio));
 }
 
 void Switch::SendPauseFor(uint16_t in_port, uint8_t prio, cong::PfcAction action) {

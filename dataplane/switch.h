@@ -48,7 +48,7 @@ struct SwitchCounters {
 // What a switch needs from the fabric besides its config.
 struct SwitchWiring {
   topo::NodeId node = 0;
-  std::span<EgressPort> ports;  // indexed by local port
+  EgressPortSpan ports;  // indexed by local port
   const topo::RouteTable* routes = nullptr;
   uint32_t num_hosts = 0;
   uint32_t ecmp_seed = 0;
@@ -66,9 +66,9 @@ class Switch final : public PacketReceiver, public DequeueObserver, public Event
 
   void Receive(uint16_t local_port, rte_mbuf* m) override;
   void PrefetchReceive(uint16_t local_port, const rte_mbuf* m) const override;
-  void OnDequeue(uint16_t local_port, rte_mbuf* m, uint32_t frame_bytes, uint8_t queue,
+  void OnDequeue(uint16_t local_port, rte_mbuf* m, uint32_t frame_bytes, QueueId queue,
                  uint16_t in_port) override;
-  void OnFlush(uint16_t local_port, rte_mbuf* m, uint32_t frame_bytes, uint8_t queue,
+  void OnFlush(uint16_t local_port, rte_mbuf* m, uint32_t frame_bytes, QueueId queue,
                uint16_t in_port) override;
   // A pause refresh falls due for (port, priority) = (what / 8, what % 8).
   void OnEvent(uint64_t what) override;
@@ -113,7 +113,7 @@ class Switch final : public PacketReceiver, public DequeueObserver, public Event
   [[gnu::noinline]] void SendPauseFor(uint16_t in_port, uint8_t prio, cong::PfcAction action);
   void SendPause(uint16_t port, uint8_t prio, uint16_t quanta);
   // WRED marking as a packet leaves queue `queue` of local_port (mark_at_dequeue).
-  [[gnu::noinline]] void MarkAtDequeue(uint16_t local_port, rte_mbuf* m, uint8_t queue);
+  [[gnu::noinline]] void MarkAtDequeue(uint16_t local_port, rte_mbuf* m, QueueId queue);
 
   // What PrefetchReceive reads comes first, in the object's first kReceiverHotBytes, which a
   // port prefetches ahead of an arrival: the scalars, the DSCP map and the first priorities' WRED.
@@ -122,9 +122,11 @@ class Switch final : public PacketReceiver, public DequeueObserver, public Event
   topo::NodeId node_;
   uint32_t num_hosts_;
   uint32_t ecmp_seed_;
-  std::span<EgressPort> ports_;
+  EgressPortSpan ports_;
   topo::RouteTable::SwitchRoutes routes_;
   Scheduler* sched_;
+  // Its DSCP map gives each DSCP's QueueId (the priority and its queue at every port, which all
+  // have queues for the same priorities) and its scheduler is indexed by queue (Switch()).
   SwitchConfig config_;
   SwitchCounters counters_;
   cong::BufferAdmission mmu_;

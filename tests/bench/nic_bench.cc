@@ -80,7 +80,7 @@ struct BackToBack {
 
   Scheduler sched;
   dp::MessageTable messages;
-  dp::EgressPort a_port, b_port;
+  dp::StandaloneEgressPort a_port, b_port;
   std::unique_ptr<dp::Nic> a, b;
   std::unique_ptr<CeMarker> marker;
   size_t first_pending = 0;

@@ -55,6 +55,7 @@ void BM_SetUpFabric(benchmark::State& state) {
   params.pool_memory = dp::PoolMemory::kHostPages;
   double grown = 0;
   size_t switches = 0;
+  double port_bytes = 0;
   for (auto _ : state) {
     Scheduler sched;
     const double before = ResidentBytes();
@@ -65,13 +66,15 @@ void BM_SetUpFabric(benchmark::State& state) {
     }
     grown = ResidentBytes() - before;
     switches = (*f)->num_switches();
+    port_bytes = (*f)->port_stride_bytes();
     state.PauseTiming();
     f = Status::Error("released");  // tear down outside the timed region
     state.ResumeTiming();
   }
   state.counters["rss_growth_bytes"] = grown;
   state.counters["ports"] = static_cast<double>(g.links().size() * 2);
-  state.counters["port_bytes"] = static_cast<double>(sizeof(dp::EgressPort));
+  // With its queues: a line for each priority the default config queues on.
+  state.counters["port_bytes"] = port_bytes;
   state.counters["switch_bytes"] = static_cast<double>(sizeof(dp::Switch));
   // Each switch also holds one of these per (port, priority).
   state.counters["queue_counters_bytes"] = static_cast<double>(sizeof(dp::SwitchQueueCounters));

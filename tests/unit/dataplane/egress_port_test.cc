@@ -17,7 +17,7 @@ TEST(EgressPortTest, FrameArrivesAfterSerialisationPlusPropagation) {
   testing::TestPool pool;
   Scheduler sched;
   ArrivalSink sink(&sched);
-  EgressPort port(&sched, Rate::FromGbps(25), Time::FromNs(500));
+  StandaloneEgressPort port(&sched, Rate::FromGbps(25), Time::FromNs(500));
   port.ConnectPeer(&sink, 0);
   port.Enqueue(pool.Frame(1500), 0);
   sched.RunUntil(Time::Infinite());
@@ -33,7 +33,7 @@ void ExpectBackToBack(Rate rate, uint32_t frame_bytes, int64_t serialisation_ps)
   testing::TestPool pool;
   Scheduler sched;
   ArrivalSink sink(&sched);
-  EgressPort port(&sched, rate, Time::FromNs(1000));
+  StandaloneEgressPort port(&sched, rate, Time::FromNs(1000));
   port.ConnectPeer(&sink, 0);
   for (int i = 0; i < 3; ++i) port.Enqueue(pool.Frame(frame_bytes), 3);
   sched.RunUntil(Time::Infinite());
@@ -63,7 +63,7 @@ TEST(EgressPortTest, RuntsArePaddedToTheEthernetMinimum) {
   testing::TestPool pool;
   Scheduler sched;
   ArrivalSink sink(&sched);
-  EgressPort port(&sched, Rate::FromGbps(10), Time::Zero());
+  StandaloneEgressPort port(&sched, Rate::FromGbps(10), Time::Zero());
   port.ConnectPeer(&sink, 0);
   rte_mbuf* m = pool.Alloc();
   rte_pktmbuf_append(m, 42);  // a 46-byte frame with FCS goes out as 64 bytes (IEEE 802.3)

@@ -46,7 +46,7 @@ TEST(EgressSchedulingTest, DwrrThreeToOneSplitsTheWireThreeToOne) {
   testing::TestPool pool(4095);
   Scheduler sched;
   Sink sink;
-  EgressPort port(&sched, Rate::FromGbps(100), Time::FromNs(100));
+  StandaloneEgressPort port(&sched, Rate::FromGbps(100), Time::FromNs(100));
   port.ConnectPeer(&sink, 0);
   const cong::EgressSchedulerConfig config = Dwrr(3 * 9216, 9216);
   port.SetScheduler(&config);
@@ -69,7 +69,7 @@ TEST(EgressSchedulingTest, StrictQueueStarvesTheOthersUntilEmpty) {
   testing::TestPool pool;
   Scheduler sched;
   Sink sink;
-  EgressPort port(&sched, Rate::FromGbps(100), Time::FromNs(100));
+  StandaloneEgressPort port(&sched, Rate::FromGbps(100), Time::FromNs(100));
   port.ConnectPeer(&sink, 0);
   const cong::EgressSchedulerConfig config = cong::Compile(cong::EgressSchedulerParams{}).value();
   port.SetScheduler(&config);
@@ -88,7 +88,7 @@ TEST(EgressSchedulingTest, PausedQueueGivesItsTurnAway) {
   testing::TestPool pool;
   Scheduler sched;
   Sink sink;
-  EgressPort port(&sched, Rate::FromGbps(100), Time::FromNs(100));
+  StandaloneEgressPort port(&sched, Rate::FromGbps(100), Time::FromNs(100));
   port.ConnectPeer(&sink, 0);
   const cong::EgressSchedulerConfig config = Dwrr(9216, 9216);
   port.SetScheduler(&config);

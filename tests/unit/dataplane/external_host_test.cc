@@ -120,7 +120,7 @@ class ExternalHostTest : public ::testing::Test {
 
   testing::TestPool pool_;
   Scheduler sched_;
-  EgressPort uplink_;
+  StandaloneEgressPort uplink_;
   std::unique_ptr<ExternalHost> host_;
 };
 

@@ -86,8 +86,8 @@ TEST(IntStampTest, OnlyCollectingPacketsWithRoomAreStamped) {
 }
 
 struct NullObserver : DequeueObserver {
-  void OnDequeue(uint16_t, rte_mbuf*, uint32_t, uint8_t, uint16_t) override {}
-  void OnFlush(uint16_t, rte_mbuf*, uint32_t, uint8_t, uint16_t) override {}
+  void OnDequeue(uint16_t, rte_mbuf*, uint32_t, QueueId, uint16_t) override {}
+  void OnFlush(uint16_t, rte_mbuf*, uint32_t, QueueId, uint16_t) override {}
 };
 
 struct StackSink : PacketReceiver {
@@ -110,7 +110,7 @@ TEST(IntStampTest, SwitchPortStampsTxBytesTimeRateAndQueueBehindAtDequeue) {
   Scheduler sched;
   StackSink sink;
   NullObserver observer;
-  EgressPort port(&sched, Rate::FromGbps(100), Time::FromNs(1000));
+  StandaloneEgressPort port(&sched, Rate::FromGbps(100), Time::FromNs(1000));
   port.ConnectPeer(&sink, 0);
   port.SetDequeueObserver(&observer, 0);
   constexpr uint32_t kFrame = 4158;
@@ -139,7 +139,8 @@ TEST(IntStampTest, HostPortsDoNotStamp) {
   testing::TestPool pool;
   Scheduler sched;
   StackSink sink;
-  EgressPort port(&sched, Rate::FromGbps(100), Time::Zero());  // no dequeue observer: a NIC's
+  StandaloneEgressPort port(&sched, Rate::FromGbps(100),
+                            Time::Zero());  // no dequeue observer: a NIC's
   port.ConnectPeer(&sink, 0);
   port.Enqueue(Frame(pool, 1000, true), 3);
   sched.RunUntil(Time::Infinite());

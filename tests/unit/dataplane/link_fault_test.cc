@@ -43,8 +43,8 @@ TEST(LinkFaultTest, DeadLinkLosesFramesSentIntoItAndOnTheWire) {
   // 1,500-byte frames: 1,520 wire bytes at 100 Gb/s = 121.6 ns each; 1 us of propagation.
   constexpr int64_t kSerPs = 121600;
   constexpr int64_t kDelayPs = 1000000;
-  EgressPort a(&sched, Rate::FromGbps(100), Time::FromPs(kDelayPs));
-  EgressPort b(&sched, Rate::FromGbps(100), Time::FromPs(kDelayPs));
+  StandaloneEgressPort a(&sched, Rate::FromGbps(100), Time::FromPs(kDelayPs));
+  StandaloneEgressPort b(&sched, Rate::FromGbps(100), Time::FromPs(kDelayPs));
   a.ConnectDuplex(&at_b, 0, &b);
   b.ConnectDuplex(&at_a, 0, &a);
   Losses observed;

@@ -113,7 +113,7 @@ struct BackToBack {
   MessageTable messages;
   HpccTable hpcc;
   Time hpcc_base_rtt;  // T of the QPs Send starts under HPCC
-  EgressPort a_port, b_port;
+  StandaloneEgressPort a_port, b_port;
   std::unique_ptr<Nic> a, b;
   std::unique_ptr<Tap> to_b, to_a;
   uint32_t mtu = 0;

@@ -30,7 +30,7 @@ rte_mbuf* Pause(testing::TestPool& pool, uint8_t prio, uint16_t quanta) {
 struct Link {
   Scheduler sched;
   ArrivalSink at_a{&sched}, at_b{&sched};
-  EgressPort a_to_b, b_to_a;
+  StandaloneEgressPort a_to_b, b_to_a;
   Link(Rate rate, Time delay) : a_to_b(&sched, rate, delay), b_to_a(&sched, rate, delay) {
     a_to_b.ConnectDuplex(&at_b, 0, &b_to_a);
     b_to_a.ConnectDuplex(&at_a, 0, &a_to_b);
