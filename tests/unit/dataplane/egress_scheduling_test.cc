@@ -103,5 +103,62 @@ TEST(EgressSchedulingTest, PausedQueueGivesItsTurnAway) {
   for (int i = 5; i < 10; ++i) EXPECT_EQ(sink.queues[i], 0) << i;
 }
 
+TEST(EgressSchedulingTest, SlotsCountTheQueuedPrioritiesBelow) {
+  constexpr uint8_t kPriorities = (1u << 1) | (1u << 4) | (1u << 6);
+  EXPECT_EQ(QueueSlotOf(kPriorities, 1), 0);
+  EXPECT_EQ(QueueSlotOf(kPriorities, 4), 1);
+  EXPECT_EQ(QueueSlotOf(kPriorities, 6), 2);
+  EXPECT_EQ(QueueSlotOf(kPriorities, 3), -1);
+  EXPECT_EQ(QueuePriorityOf(kPriorities, 2), 6);
+  EXPECT_EQ(QueueIdOf(kPriorities, 4).priority(), 4);
+  EXPECT_EQ(QueueIdOf(kPriorities, 4).slot(), 1);
+  EXPECT_EQ(QueueSlotMask(kPriorities, (1u << 6) | (1u << 7)), 1u << 2);
+  // Two hot lines and a cold one, then a line per queue.
+  EXPECT_EQ(EgressPort::StrideBytes(kPriorities), 192u + 3 * 64);
+}
+
+// A port with queues for only some priorities sends in the order a port with all eight does:
+// strict priority, DWRR and a PFC pause over the same frames, with the same counts.
+TEST(EgressSchedulingTest, PortWithFewerQueuesSendsInTheSameOrder) {
+  constexpr uint8_t kPriorities = (1u << 0) | (1u << 1) | (1u << 3) | (1u << 6);
+  constexpr uint8_t kUsed[] = {0, 1, 3, 6};
+  testing::TestPool pool(4095);
+  Scheduler full_sched, few_sched;
+  Sink full_sink, few_sink;
+  StandaloneEgressPort full(&full_sched, Rate::FromGbps(100), Time::FromNs(100));
+  EgressPortArray few_array(kPriorities, 1);
+  EgressPort& few = few_array.emplace_back(&few_sched, Rate::FromGbps(100), Time::FromNs(100));
+  full.ConnectPeer(&full_sink, 0);
+  few.ConnectPeer(&few_sink, 0);
+  cong::EgressSchedulerParams params;  // 6 strict, the rest DWRR
+  params.queues[0].quantum_bytes = 3000;
+  params.queues[1].quantum_bytes = 1000;
+  const cong::EgressSchedulerConfig by_priority = cong::Compile(params).value();
+  const cong::EgressSchedulerConfig by_queue = QueueSchedulerConfig(by_priority, kPriorities);
+  full.SetScheduler(&by_priority);
+  few.SetScheduler(&by_queue);
+  std::array<uint16_t, kNumQueues> quanta{};
+  quanta[1] = 2000;  // 2000 x 512 bit times at 100 Gb/s: 10.24 us
+  full.OnPauseFrame(Time::Zero(), 1u << 1, quanta);
+  few.OnPauseFrame(Time::Zero(), 1u << 1, quanta);
+  uint64_t x = 12345;
+  for (int i = 0; i < 400; ++i) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    const uint8_t prio = kUsed[(x >> 33) % 4];
+    const auto bytes = static_cast<uint32_t>(100 + (x >> 40) % 1400);
+    full.Enqueue(Frame(pool, prio, bytes), prio);
+    few.Enqueue(Frame(pool, prio, bytes), prio);
+  }
+  EXPECT_EQ(few.queue_bytes(2), 0u);  // no queue: never holds anything
+  full_sched.RunUntil(Time::Infinite());
+  few_sched.RunUntil(Time::Infinite());
+  ASSERT_EQ(full_sink.queues.size(), 400u);
+  EXPECT_EQ(few_sink.queues, full_sink.queues);
+  EXPECT_EQ(few.counters().max_queue_bytes, full.counters().max_queue_bytes);
+  EXPECT_EQ(few.counters().queue_byte_ps, full.counters().queue_byte_ps);
+  EXPECT_EQ(few.counters().pause_frames_received, full.counters().pause_frames_received);
+  EXPECT_EQ(pool.in_use(), 0u);
+}
+
 }  // namespace
 }  // namespace fe::dp

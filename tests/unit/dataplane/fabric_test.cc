@@ -94,6 +94,31 @@ TEST(FabricTest, SameEdgeFlowCrossesTwoLinks) {
   EXPECT_EQ(w->fabric->Totals().nics.acks_sent, 16u);
 }
 
+// A port has a queue line for each priority something queues on and for no other: the default
+// DSCP map's 0, 3 and 6 (ACKs ride 3, CNPs 6), plus what other maps add.
+TEST(FabricTest, PortsHaveAQueueForEachPriorityInUse) {
+  auto g = topo::BuildFatTree(topo::FatTreeParams{4, Rate::FromGbps(100), Time::FromNs(1000)});
+  ASSERT_TRUE(g.ok()) << g.status().message();
+  const topo::RouteTable routes = topo::RouteTable::Build(*g);
+  Scheduler sched;
+  FabricParams p;
+  p.mbuf_pool_size = 8191;
+  auto f = Fabric::Create(*g, routes, p, &sched);
+  ASSERT_TRUE(f.ok()) << f.status().message();
+  EXPECT_EQ((*f)->port_at(0).queue_priorities(), (1u << 0) | (1u << 3) | (1u << 6));
+  EXPECT_EQ((*f)->port_stride_bytes(), 192u + 3 * 64);  // two hot lines and a cold one first
+
+  p.switch_params.dscp.entries.push_back({.dscp = 10, .priority = 1});
+  SwitchParams top = p.switch_params;
+  top.dscp.default_priority = 5;
+  p.tier_switch_params[3] = top;
+  auto more = Fabric::Create(*g, routes, p, &sched);
+  ASSERT_TRUE(more.ok()) << more.status().message();
+  EXPECT_EQ((*more)->port_at(0).queue_priorities(),
+            (1u << 0) | (1u << 1) | (1u << 3) | (1u << 5) | (1u << 6));
+  EXPECT_EQ((*more)->port_stride_bytes(), 192u + 5 * 64);
+}
+
 TEST(FabricTest, RejectsMessagesBetweenUnknownHosts) {
   auto w = MakeWorld(4, Rate::FromGbps(100), Time::FromNs(1000), NicParams{});
   const std::vector<MessageSpec> bad = {{0, 1, 100, Time::Zero(), 26},
