@@ -118,9 +118,10 @@ Nic::Nic(uint32_t host, Scheduler* sched, EgressPort* port, rte_mempool* pool,
       config_(config),
       hpcc_(hpcc),
       full_packet_wire_bytes_(WireBytesOfFrame(RoceFrameBytes(config.mtu_payload_bytes))),
-      paced_(config.cc != CongestionControl::kNone),
-      ack_queue_(port->QueueOf(kAckQueue)),
-      cnp_queue_(port->QueueOf(kCnpQueue)) {}
+      paced_(config.cc != CongestionControl::kNone) {
+  config_.ack_queue = port->QueueOf(kAckQueue);
+  config_.cnp_queue = port->QueueOf(kCnpQueue);
+}
 
 uint64_t Nic::EventArg(Timer t, uint64_t generation, uint32_t id) {
   return (static_cast<uint64_t>(t) << (kIdBits + kGenerationBits)) |
@@ -451,7 +452,7 @@ void Nic::SendAck(MessageState& msg, uint8_t syndrome, uint32_t psn, const rte_m
   WriteRoceAck(a, f, syndrome, msg.expected_psn);
   CopyIntStack(echo, a);  // HPCC: the sender reads the path's telemetry from the ACK
   ++counters_.acks_sent;
-  port_->Enqueue(a, ack_queue_);
+  port_->Enqueue(a, config_.ack_queue);
 }
 
 void Nic::SendCnp(MessageState& msg) {
@@ -467,7 +468,7 @@ void Nic::SendCnp(MessageState& msg) {
   WriteRoceCnp(c, f);
   InitIntStack(c, false);
   ++counters_.cnps_sent;
-  port_->Enqueue(c, cnp_queue_);
+  port_->Enqueue(c, config_.cnp_queue);
 }
 
 void Nic::OnAck(rte_mbuf* m, uint32_t id, uint32_t psn) {

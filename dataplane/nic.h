@@ -77,6 +77,10 @@ struct NicConfig {
   Time retransmit_timeout;
   cong::CnpPacerConfig cnp_pacer;
   CongestionControl cc = CongestionControl::kNone;
+  // kAckQueue's and kCnpQueue's queues at the NIC's port, set by the Nic: here, beside what an
+  // ACK reads anyway, they cost no line of their own.
+  QueueId ack_queue{};
+  QueueId cnp_queue{};
   cong::DcqcnConfig dcqcn;
   cong::HpccParams hpcc;  // checked; compiled per QP by CompileHpccQp
 };
@@ -226,8 +230,6 @@ class Nic final : public PacketReceiver, public PacketSource, public EventHandle
   std::unique_ptr<DropCounters> drops_;
   const Reachability* reach_ = nullptr;
   uint16_t host_port_ = 0;
-  QueueId ack_queue_;  // kAckQueue's and kCnpQueue's at port_
-  QueueId cnp_queue_;
 };
 
 }  // namespace fe::dp
