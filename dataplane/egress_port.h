@@ -166,7 +166,10 @@ class alignas(64) EgressPort : public EventHandler {
 
   // The priorities the port has queues for (bit p: priority p) and the queue of one of them.
   uint8_t queue_priorities() const { return queue_priorities_; }
-  QueueId QueueOf(uint8_t prio) const { return QueueIdOf(queue_priorities_, prio); }
+  QueueId QueueOf(uint8_t prio) const {
+    assert(QueueSlotOf(queue_priorities_, prio) >= 0);
+    return QueueIdOf(queue_priorities_, prio);
+  }
 
   // Queues m on `queue` and starts transmission if the wire is free. tag goes back to the
   // dequeue observer with the packet (a switch passes the ingress port). Inline: every packet of

@@ -32,11 +32,12 @@ Time PathBaseRtt(const topo::Graph& graph, const topo::RouteTable& routes, uint3
 
 namespace {
 // The priorities anything queues on: every target of a switch's DSCP map (a variant's, a tier's
-// or the fabric's; an external host queues by the fabric's) and the NICs' ACKs and CNPs. Each
-// port has a queue for each of them and for no other. A map that does not compile adds nothing:
-// the switch that has it refuses it.
+// or the fabric's), the NICs' ACKs and CNPs, and 0, where an external host's map (the fabric's
+// rows, without its default priority) sends what it does not list. Each port has a queue for each
+// of them and for no other. A map that does not compile adds nothing: the switch that has it
+// refuses it.
 uint8_t QueuedPriorities(const FabricParams& params) {
-  uint8_t priorities = (1u << kAckQueue) | (1u << kCnpQueue);
+  uint8_t priorities = (1u << 0) | (1u << kAckQueue) | (1u << kCnpQueue);
   const auto add = [&](const SwitchParams& sp) {
     StatusOr<cong::DscpMapConfig> dscp = cong::Compile(sp.dscp);
     if (!dscp.ok()) return;

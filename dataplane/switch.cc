@@ -1,5 +1,7 @@
 #include "dataplane/switch.h"
 
+#include <cassert>
+
 #include "congestion/dscp_map.h"
 #include "congestion/ecmp_hash.h"
 #include "congestion/wred.h"
@@ -42,6 +44,7 @@ Switch::Switch(const SwitchWiring& w, SwitchConfig config)
   // The ports have queues for the same priorities, among them every one the DSCP map gives.
   const uint8_t priorities = ports_.size() > 0 ? ports_[0].queue_priorities() : kAllPriorities;
   for (uint8_t& queue : config_.dscp.priority_of_dscp) {
+    assert(QueueSlotOf(priorities, queue) >= 0);
     queue = QueueIdOf(priorities, queue).code;
   }
   config_.scheduler = QueueSchedulerConfig(config_.scheduler, priorities);

@@ -48,7 +48,9 @@ struct SwitchCounters {
 // What a switch needs from the fabric besides its config.
 struct SwitchWiring {
   topo::NodeId node = 0;
-  EgressPortSpan ports;  // indexed by local port
+  // Indexed by local port; all with queues for the same priorities, every target of the config's
+  // DSCP map among them.
+  EgressPortSpan ports;
   const topo::RouteTable* routes = nullptr;
   uint32_t num_hosts = 0;
   uint32_t ecmp_seed = 0;
