@@ -14,27 +14,6 @@
 
 namespace fe::dp {
 
-uint8_t QueueSlotMask(uint8_t priorities, uint8_t prios) {
-  uint8_t mask = 0;
-  for (int p = 0; p < kNumQueues; ++p) {
-    const int s = QueueSlotOf(priorities, p);
-    if ((prios & (1u << p)) != 0 && s >= 0) mask |= static_cast<uint8_t>(1u << s);
-  }
-  return mask;
-}
-
-cong::EgressSchedulerConfig QueueSchedulerConfig(const cong::EgressSchedulerConfig& by_priority,
-                                                 uint8_t priorities) {
-  cong::EgressSchedulerConfig c;
-  c.strict_mask = QueueSlotMask(priorities, by_priority.strict_mask);
-  c.dwrr_mask = QueueSlotMask(priorities, by_priority.dwrr_mask);
-  for (int p = 0; p < kNumQueues; ++p) {
-    const int s = QueueSlotOf(priorities, p);
-    if (s >= 0) c.quantum_bytes[s] = by_priority.quantum_bytes[p];
-  }
-  return c;
-}
-
 EgressPort::EgressPort(Scheduler* sched, Rate rate, Time delay, uint8_t priorities)
     : sched_(sched),
       delay_(delay),
@@ -48,41 +27,6 @@ EgressPort::EgressPort(Scheduler* sched, Rate rate, Time delay, uint8_t prioriti
 }
 
 EgressPort::~EgressPort() { std::destroy_n(queues(), num_queues()); }
-
-EgressPortArray::EgressPortArray(uint8_t priorities, size_t capacity)
-    : stride_bytes_(static_cast<uint32_t>(EgressPort::StrideBytes(priorities))),
-      priorities_(priorities),
-      capacity_(capacity) {
-  storage_ = static_cast<std::byte*>(
-      ::operator new (capacity* stride_bytes_, std::align_val_t{alignof(EgressPort)}));
-}
-
-EgressPortArray& EgressPortArray::operator=(EgressPortArray&& o) noexcept {
-  Clear();
-  storage_ = std::exchange(o.storage_, nullptr);
-  stride_bytes_ = o.stride_bytes_;
-  priorities_ = o.priorities_;
-  size_ = std::exchange(o.size_, 0);
-  capacity_ = std::exchange(o.capacity_, 0);
-  return *this;
-}
-
-void EgressPortArray::Clear() {
-  if (storage_ == nullptr) return;
-  for (size_t i = 0; i < size_; ++i) At(storage_, i)->~EgressPort();
-  ::operator delete (storage_, std::align_val_t{alignof(EgressPort)});
-  storage_ = nullptr;
-  size_ = 0;
-  capacity_ = 0;
-}
-
-EgressPort& EgressPortArray::emplace_back(Scheduler* sched, Rate rate, Time delay) {
-  assert(size_ < capacity_);
-  EgressPort* p =
-      new (storage_ + size_ * stride_bytes_) EgressPort(sched, rate, delay, priorities_);
-  ++size_;
-  return *p;
-}
 
 PortCounters EgressPort::counters() const {
   PortCounters c;

@@ -26,34 +26,11 @@
 #include "dataplane/drop_reason.h"
 #include "dataplane/element.h"
 #include "dataplane/packet.h"
+#include "dataplane/queue_slots.h"
 
 namespace fe::dp {
 
 inline constexpr int kNumQueues = 8;
-inline constexpr uint8_t kAllPriorities = 0xFF;
-
-// Queues of a port with a queue for each priority of the mask `priorities` (bit p: priority p),
-// in priority order: the slot of priority p is the number of them below it, -1 if it has none.
-inline int QueueSlotOf(uint8_t priorities, int prio) {
-  if ((priorities & (1u << prio)) == 0) return -1;
-  return std::popcount(static_cast<unsigned>(priorities & ((1u << prio) - 1)));
-}
-inline QueueId QueueIdOf(uint8_t priorities, uint8_t prio) {
-  return QueueId{static_cast<uint8_t>(prio | QueueSlotOf(priorities, prio) << 3)};
-}
-// The priority of queue `slot`.
-inline uint8_t QueuePriorityOf(uint8_t priorities, int slot) {
-  unsigned m = priorities;
-  for (int i = 0; i < slot; ++i) m &= m - 1;
-  return static_cast<uint8_t>(std::countr_zero(m));
-}
-// A priority mask in slot space: the slots of those of `prios` the port has queues for.
-uint8_t QueueSlotMask(uint8_t priorities, uint8_t prios);
-// An egress scheduling config indexed by priority, reindexed by the queues of `priorities`. The
-// order is kept, so strict priority and the round robin pick the same queues as before.
-cong::EgressSchedulerConfig QueueSchedulerConfig(const cong::EgressSchedulerConfig& by_priority,
-                                                 uint8_t priorities);
-
 class PcapngWriter;
 
 // Frames a link lost at one of its ends: dropped, counted, and never delivered.
@@ -435,52 +412,6 @@ class StandaloneEgressPort final : public EgressPort {
  private:
   // Where the base makes its queues (they begin right after it).
   alignas(64) std::byte queue_storage_[kNumQueues * 64];
-};
-
-// Ports with queues for the same priorities, laid out one after another in one allocation.
-// Never grows past the capacity it is made with: the ports' addresses are held elsewhere.
-class EgressPortArray {
- public:
-  EgressPortArray() = default;
-  EgressPortArray(uint8_t priorities, size_t capacity);
-  EgressPortArray(EgressPortArray&& o) noexcept { *this = std::move(o); }
-  EgressPortArray& operator=(EgressPortArray&& o) noexcept;
-  ~EgressPortArray() { Clear(); }
-
-  EgressPort& emplace_back(Scheduler* sched, Rate rate, Time delay);
-  EgressPort& operator[](size_t i) { return *At(storage_, i); }
-  const EgressPort& operator[](size_t i) const { return *At(storage_, i); }
-  size_t size() const { return size_; }
-  uint32_t stride_bytes() const { return stride_bytes_; }
-
- private:
-  EgressPort* At(std::byte* base, size_t i) const {
-    return std::launder(reinterpret_cast<EgressPort*>(base + i * stride_bytes_));
-  }
-  void Clear();
-
-  std::byte* storage_ = nullptr;
-  uint32_t stride_bytes_ = 0;
-  uint8_t priorities_ = 0;
-  size_t size_ = 0;
-  size_t capacity_ = 0;
-};
-
-// Consecutive ports of an EgressPortArray, indexed from 0.
-class EgressPortSpan {
- public:
-  EgressPortSpan() = default;
-  EgressPortSpan(EgressPort* first, uint32_t stride_bytes, uint32_t size)
-      : first_(reinterpret_cast<std::byte*>(first)), stride_bytes_(stride_bytes), size_(size) {}
-  EgressPort& operator[](size_t i) const {
-    return *std::launder(reinterpret_cast<EgressPort*>(first_ + i * stride_bytes_));
-  }
-  size_t size() const { return size_; }
-
- private:
-  std::byte* first_ = nullptr;
-  uint32_t stride_bytes_ = 0;
-  uint32_t size_ = 0;
 };
 
 }  // namespace fe::dp

@@ -23,6 +23,7 @@
 
 #include "core/scheduler.h"
 #include "core/status.h"
+#include "dataplane/egress_port_array.h"
 #include "dataplane/message.h"
 #include "dataplane/nic.h"
 #include "dataplane/packet_pool.h"

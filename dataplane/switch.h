@@ -21,6 +21,7 @@
 #include "core/scheduler.h"
 #include "dataplane/drop_reason.h"
 #include "dataplane/egress_port.h"
+#include "dataplane/egress_port_array.h"
 #include "dataplane/element.h"
 #include "dataplane/packet.h"
 #include "dataplane/switch_config.h"

@@ -10,6 +10,7 @@
 #include "control/scenario_loader.h"
 #include "dataplane/eal.h"
 #include "dataplane/egress_port.h"
+#include "dataplane/egress_port_array.h"
 #include "dataplane/packet.h"
 #include "dataplane/packet_pool.h"
 

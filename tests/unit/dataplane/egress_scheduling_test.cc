@@ -7,6 +7,7 @@
 
 #include "congestion/egress_scheduler.h"
 #include "dataplane/egress_port.h"
+#include "dataplane/egress_port_array.h"
 #include "dataplane/packet.h"
 #include "test_pool.h"
 
