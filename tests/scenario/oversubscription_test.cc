@@ -47,6 +47,7 @@
 #include "control/scenario_loader.h"
 #include "control/software_run.h"
 #include "dataplane/packet.h"
+#include "scenario_run.h"
 
 namespace fe::control {
 namespace {
@@ -97,14 +98,8 @@ struct Outputs {
 };
 
 Outputs RunScenario(const std::string& text, uint64_t seed) {
-  auto scenario = LoadScenarioText(text, "all_to_all.textproto");
-  EXPECT_TRUE(scenario.ok()) << scenario.status().message();
-  SoftwareRunOptions opt;
-  opt.seed = seed;
-  auto run = RunSoftware(*scenario, opt);
-  EXPECT_TRUE(run.ok()) << run.status().message();
   Outputs o;
-  o.run = std::move(run).value();
+  o.run = fe::testing::RunScenarioText(text, "all_to_all.textproto", seed).run;
   o.flows = FlowsCsv(CollectFlowMetrics(*o.run.emulation, kMtu));
   return o;
 }

@@ -10,6 +10,7 @@
 #include "control/report_writer.h"
 #include "control/scenario_loader.h"
 #include "control/software_run.h"
+#include "scenario_run.h"
 
 namespace fe::control {
 namespace {
@@ -28,16 +29,11 @@ struct Outputs {
 };
 
 Outputs RunScenario(const std::string& text, uint64_t seed) {
-  auto scenario = LoadScenarioText(text, "perm_k4.textproto");
-  EXPECT_TRUE(scenario.ok()) << scenario.status().message();
-  SoftwareRunOptions opt;
-  opt.seed = seed;
-  auto run = RunSoftware(*scenario, opt);
-  EXPECT_TRUE(run.ok()) << run.status().message();
+  fe::testing::ScenarioRun r = fe::testing::RunScenarioText(text, "perm_k4.textproto", seed);
   Outputs o;
-  o.run = std::move(run).value();
+  o.run = std::move(r.run);
   const FlowMetrics metrics = CollectFlowMetrics(*o.run.emulation, 4096);
-  o.summary = SummaryJson(*scenario, seed, o.run, metrics.Summarize());
+  o.summary = SummaryJson(r.scenario, seed, o.run, metrics.Summarize());
   o.flows = FlowsCsv(metrics);
   return o;
 }
