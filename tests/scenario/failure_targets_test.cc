@@ -13,13 +13,8 @@
 namespace fe::control {
 namespace {
 
+using fe::testing::FatTree4;
 using fe::testing::TopologyText;
-
-topo::Graph FatTree4() {
-  auto g = topo::BuildFatTree(topo::FatTreeParams{4, Rate::FromGbps(100), Time::FromNs(1000)});
-  EXPECT_TRUE(g.ok());
-  return std::move(g).value();
-}
 
 TEST(FailureTargetsTest, RefusesTargetsTheGraphDoesNotHave) {
   const topo::Graph g = FatTree4();

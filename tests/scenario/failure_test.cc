@@ -1,6 +1,7 @@
 // Failures scheduled in the topology section: links, optical engines and switches going down and
 // up, routes reconverging around them, and messages that lose every path given up so that the
 // run ends.
+#include "control/emulation.h"
 #include "control/failures.h"
 #include "topology_text.h"
 
@@ -21,16 +22,12 @@
 namespace fe::control {
 namespace {
 
+using fe::testing::FatTree4;
 using fe::testing::TopologyText;
 
-// A fabric over a graph with the topology section's failures scheduled.
-struct World {
-  topo::Graph graph;
-  topo::RouteTable routes;
-  Scheduler sched;
-  std::unique_ptr<dp::Fabric> fabric;
-  std::unique_ptr<FailureInjector> failures;
-};
+// A fabric over a hand-built graph with the topology section's failures scheduled: what
+// BuildEmulation makes from a scenario.
+using World = Emulation;
 
 std::unique_ptr<World> MakeWorld(topo::Graph graph, const std::string& failures,
                                  const dp::NicParams& nic = {},
@@ -50,12 +47,6 @@ std::unique_ptr<World> MakeWorld(topo::Graph graph, const std::string& failures,
   EXPECT_TRUE(inj.ok()) << inj.status().message();
   w->failures = std::move(inj).value();
   return w;
-}
-
-topo::Graph FatTree4() {
-  auto g = topo::BuildFatTree(topo::FatTreeParams{4, Rate::FromGbps(100), Time::FromNs(1000)});
-  EXPECT_TRUE(g.ok());
-  return std::move(g).value();
 }
 
 struct Call final : EventHandler {
