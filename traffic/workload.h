@@ -118,6 +118,13 @@ struct Workload {
   void Append(const Workload& other);
 };
 
+// What happened to one message in a run, for the reports (Infinite: it did not happen).
+struct MessageOutcome {
+  Time started = Time::Infinite();    // its first packet could leave: dependencies met
+  Time delivered = Time::Infinite();  // its last byte reached the receiver
+  Time completed = Time::Infinite();  // its last ACK reached the sender
+};
+
 // A workload of independent messages (the patterns that have no dependencies), all in job 0.
 Workload WorkloadOf(std::vector<Flow> flows, Job job);
 
