@@ -69,12 +69,19 @@ struct FlowSummary {
 // 100 KB-1 MB, >= 1 MB (1 KB = 1,000 bytes, matching the flow-size CDF files).
 inline constexpr uint64_t kDefaultSizeBucketEdgesBytes[] = {10'000, 100'000, 1'000'000};
 
+// The element of rank ceil(numerator/denominator x n) of an ascending, non-empty range: p99.9 is
+// (999, 1000).
+template <typename T>
+T NearestRankQuantile(std::span<const T> sorted, uint64_t numerator, uint64_t denominator) {
+  const uint64_t n = sorted.size();
+  const uint64_t rank = (numerator * n + denominator - 1) / denominator;
+  return sorted[rank == 0 ? 0 : rank - 1];
+}
+
 // The element of rank ceil(percent/100 x n) of an ascending, non-empty range.
 template <typename T>
 T NearestRankPercentile(std::span<const T> sorted, uint32_t percent) {
-  const uint64_t n = sorted.size();
-  const uint64_t rank = (uint64_t{percent} * n + 99) / 100;
-  return sorted[rank == 0 ? 0 : rank - 1];
+  return NearestRankQuantile(sorted, percent, 100);
 }
 
 class FlowMetrics {

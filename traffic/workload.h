@@ -75,6 +75,7 @@ struct KvRequest {
   uint32_t job = 0;
   uint64_t id = 0;       // position in the trace, or draw order
   Time arrival;          // when the request arrived (trace timestamp, time-scaled)
+  Time prefill_start;    // when its prefill endpoint took it: arrival + time queued
   Time prefill_done;     // when prefill ended: the transfer may start
   uint32_t prefill_host = 0;
   uint32_t decode_host = 0;
