@@ -1,0 +1,75 @@
+#include "control/report/kv_report.h"
+
+#include <cstdio>
+#include <sstream>
+
+#include "traffic/kv_metrics.h"
+
+namespace fe::control {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+double Ns(Time t) { return static_cast<double>(t.ps()) / 1000.0; }
+
+// A job name as one CSV field (RFC 4180): quoted when it holds a comma, quote or line break.
+std::string CsvField(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (const char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+Json TimesJson(const KvQuantiles<Time>& q) {
+  return Json{{"p50", Ns(q.p50)}, {"p99", Ns(q.p99)}, {"p999", Ns(q.p999)}, {"max", Ns(q.max)}};
+}
+
+}  // namespace
+
+std::string KvCsv(const Workload& w, std::span<const MessageOutcome> outcomes) {
+  std::ostringstream out;
+  out << "request,job,prefill_host,decode_host,input_tokens,kv_bytes,reused_bytes,sent_bytes,"
+         "messages,arrival_ns,prefill_start_ns,prefill_done_ns,kv_ready_ns,queue_ns,prefill_ns,"
+         "transfer_ns,queueing_share\n";
+  char line[384];
+  for (const KvRequestRecord& r : KvRequestRecords(w, outcomes)) {
+    const KvRequest& q = r.spec;
+    out << r.request << "," << CsvField(q.job < w.jobs.size() ? w.jobs[q.job].name : "") << ",";
+    std::snprintf(line, sizeof(line), "%u,%u,%llu,%llu,%llu,%llu,%u,%.3f,%.3f,%.3f,",
+                  q.prefill_host, q.decode_host, static_cast<unsigned long long>(q.tokens),
+                  static_cast<unsigned long long>(q.kv_bytes),
+                  static_cast<unsigned long long>(q.reused_bytes),
+                  static_cast<unsigned long long>(r.sent_bytes), r.messages, Ns(q.arrival),
+                  Ns(q.prefill_start), Ns(q.prefill_done));
+    out << line;
+    if (r.completed()) {
+      std::snprintf(line, sizeof(line), "%.3f,%.3f,%.3f,%.3f,%.6f\n", Ns(r.kv_ready), Ns(r.queue()),
+                    Ns(r.prefill()), Ns(r.transfer()), r.queueing_share());
+    } else {
+      std::snprintf(line, sizeof(line), ",%.3f,%.3f,,\n", Ns(r.queue()), Ns(r.prefill()));
+    }
+    out << line;
+  }
+  return out.str();
+}
+
+Json KvSummaryJson(const Workload& w, std::span<const MessageOutcome> outcomes) {
+  Json jobs = Json::array();
+  for (const KvJobSummary& s : SummarizeKv(KvRequestRecords(w, outcomes))) {
+    jobs.push_back(Json{{"job", s.job < w.jobs.size() ? w.jobs[s.job].name : ""},
+                        {"requests", s.requests},
+                        {"requests_completed", s.completed},
+                        {"kv_bytes", s.kv_bytes},
+                        {"reused_bytes", s.reused_bytes},
+                        {"sent_bytes", s.sent_bytes},
+                        {"transfer_ns", TimesJson(s.transfer)},
+                        {"kv_ready_ns", TimesJson(s.total)},
+                        {"queueing_share", Json{{"p50", s.queueing_share.p50},
+                                                {"p99", s.queueing_share.p99},
+                                                {"p999", s.queueing_share.p999},
+                                                {"max", s.queueing_share.max}}}});
+  }
+  return jobs;
+}
+
+}  // namespace fe::control
