@@ -63,6 +63,9 @@ KvModelShape KvModelShapeOf(const fabric_emu::KvModel& m) {
     case fabric_emu::KvModel::MISTRAL_7B:
       shape = PresetShape(KvModelPreset::kMistral7B);
       break;
+    case fabric_emu::KvModel::LLAMA_3_2_1B:
+      shape = PresetShape(KvModelPreset::kLlama32_1B);
+      break;
     case fabric_emu::KvModel::PRESET_UNSPECIFIED:
       break;
   }

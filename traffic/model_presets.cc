@@ -22,6 +22,10 @@ KvModelShape PresetShape(KvModelPreset preset) {
       // huggingface.co/mistralai/Mistral-7B-v0.1/blob/main/config.json: num_hidden_layers 32,
       // num_key_value_heads 8, hidden_size 4096 / num_attention_heads 32.
       return {.layers = 32, .kv_heads = 8, .head_dim = 128};
+    case KvModelPreset::kLlama32_1B:
+      // huggingface.co/meta-llama/Llama-3.2-1B/blob/main/config.json: num_hidden_layers 16,
+      // num_key_value_heads 8, head_dim 64 (hidden_size 2048 / num_attention_heads 32).
+      return {.layers = 16, .kv_heads = 8, .head_dim = 64};
   }
   return {};
 }

@@ -26,6 +26,7 @@ enum class KvModelPreset : uint8_t {
   kLlama31_70B,
   kQwen25_7B,
   kMistral7B,
+  kLlama32_1B,
 };
 
 // The preset's shape with a bf16 KV cache (2 bytes per element).

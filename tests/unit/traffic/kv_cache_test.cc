@@ -82,6 +82,7 @@ TEST(KvCacheTest, PresetBytesPerTokenFollowTheFormula) {
   EXPECT_EQ(PresetShape(KvModelPreset::kLlama31_70B).BytesPerToken(), 80u * 2 * 8 * 128 * 2);
   EXPECT_EQ(PresetShape(KvModelPreset::kQwen25_7B).BytesPerToken(), 28u * 2 * 4 * 128 * 2);
   EXPECT_EQ(PresetShape(KvModelPreset::kMistral7B).BytesPerToken(), 32u * 2 * 8 * 128 * 2);
+  EXPECT_EQ(PresetShape(KvModelPreset::kLlama32_1B).BytesPerToken(), 16u * 2 * 8 * 64 * 2);
 }
 
 // The check: bytes equal the model formula x tokens less reused blocks, summed exactly.
