@@ -95,6 +95,7 @@ StatusOr<Workload> KvCacheWorkload(const KvCache& kv, const topo::Graph& graph, 
   p.layers_per_message = static_cast<uint32_t>(kv.layers_per_message());
   p.max_message_bytes = static_cast<uint64_t>(kv.max_message_bytes());
   p.max_messages = dp::kMaxMessages;
+  p.max_time = TimeFromNs(kMaxScenarioTimeNs);
 
   switch (kv.requests_case()) {
     case KvCache::kMooncake: {

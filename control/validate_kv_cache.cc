@@ -1,7 +1,6 @@
 // The kv_cache traffic section: its pools against the built fabric, its model, and its requests
 // (a trace file is read here, so that a bad line stops the run before it starts).
-#include <cmath>
-#include <optional>
+#include <filesystem>
 #include <set>
 
 #include "control/emulation.h"
@@ -24,12 +23,14 @@ using fabric_emu::KvPoisson;
 constexpr double kMaxPoissonSpanS = kMaxScenarioTimeNs * 1e-9 / 10;
 
 // Each host of one pool: a host of the topology, listed once, and (decode) not a prefill host.
-void CheckPool(Validation& v, const Site& s, int field,
+// Returns whether the pool passed.
+bool CheckPool(Validation& v, const Site& s, int field,
                const google::protobuf::RepeatedField<int32_t>& hosts, const char* what,
                const std::set<int32_t>* other) {
   if (!v.out.Present(s, field, !hosts.empty(), std::string("at least one ") + what + " host")) {
-    return;
+    return false;
   }
+  bool ok = true;
   std::set<int32_t> seen;
   for (int i = 0; i < hosts.size(); ++i) {
     const int32_t h = hosts[i];
@@ -46,11 +47,12 @@ void CheckPool(Validation& v, const Site& s, int field,
               " is also a prefill host: a request's KV cache crosses the fabric";
     }
     if (!error.empty()) v.out.AddAt(s.Line(field, i), s.Path(field, i), error);
+    ok &= error.empty();
   }
+  return ok;
 }
 
-// Returns the shape when the model is complete.
-std::optional<KvModelShape> CheckModel(Validation& v, const KvModel& m, const Site& s) {
+bool CheckModel(Validation& v, const KvModel& m, const Site& s) {
   const bool preset = m.preset() != KvModel::PRESET_UNSPECIFIED;
   bool ok = true;
   const auto dimension = [&](int field, bool has, int32_t value, int32_t max, const char* what) {
@@ -67,37 +69,36 @@ std::optional<KvModelShape> CheckModel(Validation& v, const KvModel& m, const Si
   dimension(KvModel::kHeadDimFieldNumber, m.has_head_dim(), m.head_dim(), 65536, "the head dim");
   ok &= v.out.InRange(s, KvModel::kBytesPerElementFieldNumber, m.bytes_per_element(), 1, 8,
                       "1 for fp8 up to 8 for fp64");
-  if (!ok) return std::nullopt;
-  return KvModelShapeOf(m);
+  return ok;
 }
 
-// Returns how many requests the trace holds; 0 when it is refused.
-uint64_t CheckMooncake(Validation& v, const KvMooncakeTrace& m, const Site& s,
-                       uint32_t block_tokens) {
+bool CheckMooncake(Validation& v, const KvMooncakeTrace& m, const Site& s, uint32_t block_tokens) {
   const bool speedup_ok = v.out.Above(s, KvMooncakeTrace::kSpeedupFieldNumber, m.speedup(), 0.0);
-  v.out.AtLeast<int64_t>(s, KvMooncakeTrace::kMaxRequestsFieldNumber, m.max_requests(), 0);
+  const bool max_ok =
+      v.out.AtLeast<int64_t>(s, KvMooncakeTrace::kMaxRequestsFieldNumber, m.max_requests(), 0);
   const bool start_ok = v.Duration(s, KvMooncakeTrace::kStartNsFieldNumber, m.start_ns(), false);
   if (!v.out.Present(s, KvMooncakeTrace::kFileFieldNumber, !m.file().empty(),
                      "a Mooncake request trace (JSON Lines)") ||
-      block_tokens == 0 || m.max_requests() < 0) {
-    return 0;
+      block_tokens == 0 || !max_ok) {
+    return false;
   }
   StatusOr<MooncakeTrace> trace = ReadMooncakeTrace(m.file(), v.scenario_dir.string(), block_tokens,
                                                     static_cast<uint64_t>(m.max_requests()));
   if (!trace.ok()) {
     v.out.Add(s, KvMooncakeTrace::kFileFieldNumber, trace.status().message());
-    return 0;
+    return false;
   }
-  if (speedup_ok && start_ok) {
-    StatusOr<std::vector<KvArrival>> arrivals = TraceArrivals(
-        *trace, m.file(), m.speedup(), TimeFromNs(m.start_ns()), TimeFromNs(kMaxScenarioTimeNs));
-    if (!arrivals.ok())
-      v.out.Add(s, KvMooncakeTrace::kSpeedupFieldNumber, arrivals.status().message());
+  if (!speedup_ok || !start_ok) return false;
+  StatusOr<std::vector<KvArrival>> arrivals = TraceArrivals(
+      *trace, m.file(), m.speedup(), TimeFromNs(m.start_ns()), TimeFromNs(kMaxScenarioTimeNs));
+  if (!arrivals.ok()) {
+    v.out.Add(s, KvMooncakeTrace::kSpeedupFieldNumber, arrivals.status().message());
+    return false;
   }
-  return trace->requests.size();
+  return true;
 }
 
-uint64_t CheckPoisson(Validation& v, const KvPoisson& q, const Site& s) {
+bool CheckPoisson(Validation& v, const KvPoisson& q, const Site& s) {
   const bool rate_ok = v.out.Present(s, KvPoisson::kRatePerSFieldNumber, q.has_rate_per_s(),
                                      "the mean arrival rate, requests per second") &&
                        v.out.Above(s, KvPoisson::kRatePerSFieldNumber, q.rate_per_s(), 0.0);
@@ -105,22 +106,24 @@ uint64_t CheckPoisson(Validation& v, const KvPoisson& q, const Site& s) {
       v.out.Present(s, KvPoisson::kRequestsFieldNumber, q.has_requests(), "how many requests") &&
       v.out.InRange<int64_t>(s, KvPoisson::kRequestsFieldNumber, q.requests(), 1, dp::kMaxMessages,
                              "a run's messages at most");
-  if (rate_ok && requests_ok &&
-      static_cast<double>(q.requests()) / q.rate_per_s() > kMaxPoissonSpanS) {
+  bool ok = rate_ok && requests_ok;
+  if (ok && static_cast<double>(q.requests()) / q.rate_per_s() > kMaxPoissonSpanS) {
+    ok = false;
     v.out.Add(s, KvPoisson::kRatePerSFieldNumber,
               "requests / rate_per_s is " +
                   Num(static_cast<double>(q.requests()) / q.rate_per_s()) + " s, more than the " +
                   Num(kMaxPoissonSpanS) + " s the arrivals may span (a tenth of the longest run)");
   }
-  v.Duration(s, KvPoisson::kStartNsFieldNumber, q.start_ns(), false);
+  ok &= v.Duration(s, KvPoisson::kStartNsFieldNumber, q.start_ns(), false);
   switch (q.tokens_case()) {
     case KvPoisson::kInputTokens:
-      v.out.InRange<int64_t>(s, KvPoisson::kInputTokensFieldNumber, q.input_tokens(), 1,
-                             static_cast<int64_t>(kMaxMooncakeInputTokens));
+      ok &= v.out.InRange<int64_t>(s, KvPoisson::kInputTokensFieldNumber, q.input_tokens(), 1,
+                                   static_cast<int64_t>(kMaxMooncakeInputTokens));
       break;
     case KvPoisson::kInputTokensCdfFile: {
       const std::filesystem::path file = v.scenario_dir / q.input_tokens_cdf_file();
       std::error_code ec;
+      bool file_ok = false;
       if (!std::filesystem::is_regular_file(file, ec)) {
         v.out.Add(s, KvPoisson::kInputTokensCdfFileFieldNumber,
                   "no such regular file: " + file.string());
@@ -131,72 +134,86 @@ uint64_t CheckPoisson(Validation& v, const KvPoisson& q, const Site& s) {
                   file.string() + ": token counts must be at most " +
                       std::to_string(kMaxMooncakeInputTokens) + "; the largest is " +
                       Num(cdf->points().back().size_bytes));
+      } else {
+        file_ok = true;
       }
+      ok &= file_ok;
       break;
     }
     case KvPoisson::TOKENS_NOT_SET:
       v.out.AddWhole(s, "set input_tokens or input_tokens_cdf_file");
-      break;
+      return false;
   }
-  return requests_ok ? static_cast<uint64_t>(q.requests()) : 0;
+  return ok;
 }
 
 }  // namespace
 
 double ValidateKvCache(Validation& v, const KvCache& kv, const Site& s) {
-  CheckPool(v, s, KvCache::kPrefillHostFieldNumber, kv.prefill_host(), "prefill", nullptr);
+  bool ok =
+      CheckPool(v, s, KvCache::kPrefillHostFieldNumber, kv.prefill_host(), "prefill", nullptr);
   const std::set<int32_t> prefill(kv.prefill_host().begin(), kv.prefill_host().end());
-  CheckPool(v, s, KvCache::kDecodeHostFieldNumber, kv.decode_host(), "decode", &prefill);
+  ok &= CheckPool(v, s, KvCache::kDecodeHostFieldNumber, kv.decode_host(), "decode", &prefill);
 
-  std::optional<KvModelShape> model;
   if (v.out.Present(s, KvCache::kModelFieldNumber, kv.has_model(),
                     "model { preset: LLAMA_3_1_8B } or its layers, kv_heads and head_dim")) {
-    model = CheckModel(v, kv.model(), s.Nested(KvCache::kModelFieldNumber));
+    ok &= CheckModel(v, kv.model(), s.Nested(KvCache::kModelFieldNumber));
+  } else {
+    ok = false;
   }
   if (v.out.Present(s, KvCache::kPrefillNsPerTokenFieldNumber, kv.has_prefill_ns_per_token(),
                     "the prefill compute time per input token, in ns")) {
-    v.Duration(s, KvCache::kPrefillNsPerTokenFieldNumber, kv.prefill_ns_per_token(), false);
+    ok &= v.Duration(s, KvCache::kPrefillNsPerTokenFieldNumber, kv.prefill_ns_per_token(), false);
+  } else {
+    ok = false;
   }
   if (kv.prefill_assignment() != KvCache::ROUND_ROBIN &&
       kv.prefill_assignment() != KvCache::LEAST_LOADED) {
     v.out.Add(s, KvCache::kPrefillAssignmentFieldNumber,
               "must be ROUND_ROBIN or LEAST_LOADED (PREFIX_AFFINITY picks decode hosts), got " +
                   KvCache::Assignment_Name(kv.prefill_assignment()));
+    ok = false;
   }
   if (kv.decode_assignment() == KvCache::ASSIGNMENT_UNSPECIFIED) {
     v.out.Add(s, KvCache::kDecodeAssignmentFieldNumber,
               "must be ROUND_ROBIN, LEAST_LOADED or PREFIX_AFFINITY");
+    ok = false;
   }
-  v.out.AtLeast<int64_t>(s, KvCache::kDecodeCacheBlocksFieldNumber, kv.decode_cache_blocks(), 0);
+  ok &= v.out.AtLeast<int64_t>(s, KvCache::kDecodeCacheBlocksFieldNumber, kv.decode_cache_blocks(),
+                               0);
   const bool block_ok = v.out.InRange(s, KvCache::kBlockTokensFieldNumber, kv.block_tokens(), 1,
                                       1 << 20, "tokens of one block");
-  v.out.AtLeast(s, KvCache::kLayersPerMessageFieldNumber, kv.layers_per_message(), 0);
-  const bool max_ok = v.out.InRange<int64_t>(
-      s, KvCache::kMaxMessageBytesFieldNumber, kv.max_message_bytes(), 1, kMaxMessageBytes,
-      "2^31, the largest message of the InfiniBand transport");
+  ok &= block_ok;
+  ok &= v.out.AtLeast(s, KvCache::kLayersPerMessageFieldNumber, kv.layers_per_message(), 0);
+  ok &= v.out.InRange<int64_t>(s, KvCache::kMaxMessageBytesFieldNumber, kv.max_message_bytes(), 1,
+                               kMaxMessageBytes,
+                               "2^31, the largest message of the InfiniBand transport");
 
-  uint64_t requests = 0;
   switch (kv.requests_case()) {
     case KvCache::kMooncake:
-      requests = CheckMooncake(v, kv.mooncake(), s.Nested(KvCache::kMooncakeFieldNumber),
-                               block_ok ? static_cast<uint32_t>(kv.block_tokens()) : 0);
+      ok &= CheckMooncake(v, kv.mooncake(), s.Nested(KvCache::kMooncakeFieldNumber),
+                          block_ok ? static_cast<uint32_t>(kv.block_tokens()) : 0);
       break;
     case KvCache::kPoisson:
-      requests = CheckPoisson(v, kv.poisson(), s.Nested(KvCache::kPoissonFieldNumber));
+      ok &= CheckPoisson(v, kv.poisson(), s.Nested(KvCache::kPoissonFieldNumber));
       break;
     case KvCache::REQUESTS_NOT_SET:
       v.out.AddWhole(s,
                      "choose the requests: mooncake { file } or poisson { rate_per_s requests }");
+      ok = false;
       break;
   }
-  if (!model || !max_ok || requests == 0) return 0;
-  // At least one message per group of layers; the generator refuses a run past the cap exactly.
-  const uint32_t layers = model->layers;
-  const uint32_t group =
-      kv.layers_per_message() <= 0
-          ? layers
-          : std::min<uint32_t>(static_cast<uint32_t>(kv.layers_per_message()), layers);
-  return static_cast<double>(requests) * ((layers + group - 1) / group);
+  if (!ok || !v.graph) return 0;
+  // Built here as the run builds it, so that what only the whole workload shows (a prefill
+  // queue past the end of time, more messages than a run holds) stops the run before it starts;
+  // its size is then exact. The seed only moves Poisson arrivals and token draws.
+  const StatusOr<Workload> w =
+      KvCacheWorkload(kv, *v.graph, v.scenario.run().seed(), v.scenario_dir.string());
+  if (!w.ok()) {
+    v.out.AddWhole(s, w.status().message());
+    return 0;
+  }
+  return static_cast<double>(w->size());
 }
 
 }  // namespace fe::control

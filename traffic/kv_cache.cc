@@ -156,9 +156,17 @@ StatusOr<Workload> MakeKvCacheWorkload(const KvCacheParams& p,
     const uint32_t decode = assign.Decode(i, a.hash_ids);
     r.prefill_host = p.prefill_hosts[prefill];
     r.decode_host = p.decode_hosts[decode];
-    const Time prefill_time = p.prefill_per_token * static_cast<int64_t>(a.input_tokens);
     // Queued until the endpoint finishes the prefills before it.
     r.prefill_start = std::max(a.arrival, assign.PrefillFree(prefill));
+    // In 128 bits: prefills can queue past any time a run reaches, never past 2^127 ps.
+    const __int128 done_ps =
+        static_cast<__int128>(p.prefill_per_token.ps()) * a.input_tokens + r.prefill_start.ps();
+    if (done_ps > p.max_time.ps()) {
+      return Status::Error("request " + std::to_string(i) +
+                           ": its prefill would end past the latest time a run reaches; lower "
+                           "prefill_ns_per_token or add prefill hosts");
+    }
+    const Time prefill_time = p.prefill_per_token * static_cast<int64_t>(a.input_tokens);
     r.prefill_done = r.prefill_start + prefill_time;
     // Blocks before `held` are on the decode endpoint; the last block may be partial.
     const uint64_t held = assign.Held(decode, a.hash_ids);

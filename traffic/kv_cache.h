@@ -71,7 +71,8 @@ struct KvCacheParams {
   // A larger message is cut into equal parts, sent at once (on distinct QPs, as Mooncake's
   // transfer engine slices a transfer).
   uint64_t max_message_bytes = uint64_t{1} << 31;
-  uint64_t max_messages = 0;  // more is an error; 0: 2^32 - 1
+  uint64_t max_messages = 0;         // more is an error; 0: 2^32 - 1
+  Time max_time = Time::Infinite();  // a prefill ending later is an error
   Job job{"", "kv_cache", 26};
 };
 

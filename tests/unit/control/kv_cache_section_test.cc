@@ -49,7 +49,12 @@ std::string OnlyError(const std::string& text) {
   return m.substr(m.find("t.textproto:"));
 }
 
-TEST(KvCacheSectionTest, TheShippedSampleLoads) { EXPECT_EQ(OnlyError(Scenario(kTrace)), ""); }
+TEST(KvCacheSectionTest, TheShippedSampleAndExampleLoad) {
+  EXPECT_EQ(OnlyError(Scenario(kTrace)), "");
+  const StatusOr<fabric_emu::Scenario> example =
+      LoadScenarioFile(Root() + "/scenarios/kv_cache_mooncake.textproto");
+  EXPECT_TRUE(example.ok()) << example.status().message();
+}
 
 TEST(KvCacheSectionTest, BadFieldsAreRefusedAtTheirLineAndPath) {
   struct Case {
@@ -85,6 +90,16 @@ TEST(KvCacheSectionTest, BadFieldsAreRefusedAtTheirLineAndPath) {
       {Scenario("  poisson { rate_per_s: 1e-9 requests: 5 input_tokens: 10 }\n"),
        "t.textproto:7: traffic[0].kv_cache.poisson.rate_per_s: requests / rate_per_s is "
        "5000000000 s, more than the 100000 s the arrivals may span (a tenth of the longest run)"},
+      // Only the whole workload shows it: 16,777,216 tokens at 10 ms each is 1.68e14 ns per
+      // prefill, so the sixth on a host (request 10 of two hosts) ends past 1e15 ns.
+      {"topology { fat_tree { k: 4 } }\n"
+       "traffic { kv_cache {\n"
+       "  prefill_host: [0, 1] decode_host: 8 model { preset: LLAMA_3_1_8B }\n"
+       "  prefill_ns_per_token: 1e7\n"
+       "  poisson { rate_per_s: 1 requests: 14 input_tokens: 16777216 }\n"
+       "} }\n",
+       "t.textproto:2: traffic[0].kv_cache: request 10: its prefill would end past the latest time "
+       "a run reaches; lower prefill_ns_per_token or add prefill hosts"},
       {Scenario(""),
        "t.textproto:2: traffic[0].kv_cache: choose the requests: mooncake { file } "
        "or poisson { rate_per_s requests }"},

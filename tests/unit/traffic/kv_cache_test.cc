@@ -324,6 +324,11 @@ TEST(KvCacheTest, BadParamsAreRefused) {
   ASSERT_FALSE(w.ok());
   EXPECT_EQ(w.status().message(), "host 1 is both a prefill and a decode host");
   p = Params(1, 1);
+  p.max_time = Time::FromNs(299);  // 10 tokens x 30 ns end at 300 ns
+  w = MakeKvCacheWorkload(p, arrivals);
+  ASSERT_FALSE(w.ok());
+  EXPECT_EQ(w.status().message().rfind("request 0: its prefill would end past", 0), 0u);
+  p = Params(1, 1);
   p.max_messages = 3;
   p.layers_per_message = 1;
   w = MakeKvCacheWorkload(p, arrivals);
