@@ -108,7 +108,7 @@ class Fabric final : public Reachability {
   }
   // The NIC that sends (and is acknowledged for) message id.
   Nic& sender(uint32_t id) {
-    const MessageSpec& s = messages_[id].spec;
+    const MessageSpec& s = messages_.spec(id);
     return nic(s.src_host, graph_.HostPortTo(s.src_host, s.dst_host, id));
   }
   const Switch& switch_at(size_t i) const { return *switches_[i]; }
