@@ -227,7 +227,7 @@ Status Fabric::AddMessages(std::span<const MessageSpec> specs) {
     // RoCEv2 entropy: a per-QP UDP source port in the dynamic range (49152-65535).
     info.udp_src_port = static_cast<uint16_t>(0xC000 | ((id * 2654435761u) >> 18));
     messages_.Add(info);
-    sender(id).ScheduleMessage(id);
+    if (!s.held) sender(id).ScheduleMessage(id);
   }
   return Status::Ok();
 }
@@ -274,13 +274,19 @@ uint64_t Fabric::MarkUnreachable() {
     const SenderState& m = messages_.sender[id];
     const MessageSpec& spec = messages_.spec(id);
     // A message yet to start is checked as it starts: its path may be back by then.
-    if (m.completed() || m.unreachable || spec.start > now) continue;
+    if (m.completed() || m.unreachable || spec.start > now || (spec.held && !m.started())) {
+      continue;
+    }
     const uint16_t port = graph_.HostPortTo(spec.src_host, spec.dst_host, id);
     if (Reachable(spec.src_host, port, spec.dst_host)) continue;
     nic(spec.src_host, port).Abandon(id);
     ++n;
   }
   return n;
+}
+
+void Fabric::SetMessageObserver(MessageObserver* observer) {
+  for (const auto& n : nics_) n->SetObserver(observer);
 }
 
 void Fabric::SetLossObserver(LinkLossObserver* observer) {

@@ -17,6 +17,8 @@ struct MessageSpec {
   uint64_t size_bytes = 0;
   Time start;
   uint8_t dscp = 26;  // RoCE traffic class by common convention
+  // Waits for others: it starts when Fabric::Release says, no earlier than `start`.
+  bool held = false;
 };
 
 // QP numbers below 0x100 are left free: IBA reserves QP0 and QP1, and real NICs start higher.
@@ -47,6 +49,8 @@ struct SenderState {
   // No path led to the destination (after a failure, or at the start): the sender gave the
   // message up, as an RC QP goes to its error state, and sends none of it again.
   bool unreachable = false;
+  // A message it waited for was given up, so it will never start (it was never scheduled).
+  bool cancelled = false;
   Time retransmit_deadline = Time::Infinite();  // Infinite: nothing unacknowledged
   // One RTO event at a time: it fires at or before the deadline (ACKs only move it later) and
   // then follows it, or lapses if everything was acknowledged meanwhile.
@@ -84,6 +88,18 @@ struct ReceiverState {
   bool delivered() const { return delivered_at != Time::Infinite(); }
 };
 
+// Told of what becomes of messages: the receiving NIC reports a delivery, the sending NIC a
+// message it gave up. Each call runs in the scheduler domain of the NIC that makes it.
+class MessageObserver {
+ public:
+  virtual ~MessageObserver() = default;
+  // The last byte of message id reached its receiver, in order, at `at` (now).
+  virtual void OnDelivered(uint32_t id, Time at) = 0;
+  // The sender gave message id up as unreachable: unless its last bytes are already on their
+  // way, it will not be delivered.
+  virtual void OnGivenUp(uint32_t id) = 0;
+};
+
 // Every message's state by id, in three arrays: what is fixed, what the sender writes and what
 // the receiver writes. Neither end writes what the other writes or reads, but for the fixed part,
 // so the two ends of a message can run on different cores.
@@ -108,11 +124,11 @@ struct MessageTable {
   const MessageSpec& spec(uint32_t id) const { return info[id].spec; }
   bool delivered(uint32_t id) const { return receiver[id].delivered(); }
   bool completed(uint32_t id) const { return sender[id].completed(); }
-  // Nothing more will happen to it: completed or given up as unreachable. A run ends when every
-  // message is finished.
+  // Nothing more will happen to it: completed, given up as unreachable, or never to start. A run
+  // ends when every message is finished.
   bool finished(uint32_t id) const {
     const SenderState& s = sender[id];
-    return s.completed() || s.unreachable;
+    return s.completed() || s.unreachable || s.cancelled;
   }
 };
 

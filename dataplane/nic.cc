@@ -128,9 +128,7 @@ uint64_t Nic::EventArg(Timer t, uint64_t generation, uint32_t id) {
          ((generation & kGenerationMask) << kIdBits) | id;
 }
 
-void Nic::ScheduleMessage(uint32_t id) {
-  sched_->At(messages_->info[id].spec.start, this, EventArg(Timer::kStart, 0, id));
-}
+void Nic::StartAt(uint32_t id, Time at) { sched_->At(at, this, EventArg(Timer::kStart, 0, id)); }
 
 void Nic::OnEvent(uint64_t arg) {
   const auto id = static_cast<uint32_t>(arg & kIdMask);
@@ -353,6 +351,7 @@ void Nic::Abandon(uint32_t id) {
   // retransmission lapses, and late ACKs move nothing (OnAck rewinds no unreachable message).
   msg.next_psn = messages_->info[id].packets_total;
   msg.retransmit_deadline = Time::Infinite();
+  if (observer_ != nullptr) observer_->OnGivenUp(id);
 }
 
 void Nic::OnRetransmitTimer(uint32_t id) {
@@ -435,7 +434,10 @@ void Nic::OnData(rte_mbuf* m, uint32_t id, const HeaderView& h) {
     msg.nak_outstanding = false;
     msg.bytes_delivered += payload;
     counters_.payload_bytes_received += payload;
-    if (last) msg.delivered_at = sched_->Now();
+    if (last) {
+      msg.delivered_at = sched_->Now();
+      if (observer_ != nullptr) observer_->OnDelivered(id, msg.delivered_at);
+    }
   }
   if (++msg.packets_since_ack >= config_.ack_every_packets || last) {
     SendAck(id, msg, kAethAck, msg.expected_psn - 1, m);

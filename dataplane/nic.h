@@ -148,7 +148,16 @@ class Nic final : public PacketReceiver, public PacketSource, public EventHandle
       const NicConfig& config, HpccTable* hpcc = nullptr);
 
   // Starts sending message id (already in the table with this host as source) at its start time.
-  void ScheduleMessage(uint32_t id);
+  void ScheduleMessage(uint32_t id) { StartAt(id, messages_->info[id].spec.start); }
+  // The same at `at`: a held message, once what it waits for is done. From another domain than
+  // the NIC's, `at` must be at least the lookahead past now (Scheduler::AtIn).
+  void StartAt(uint32_t id, Time at);
+  // Marks message id, never started, as one that will not start (a message it waits for was
+  // given up), or revokes that.
+  void SetCancelled(uint32_t id, bool cancelled) { messages_->sender[id].cancelled = cancelled; }
+  // Deliveries this NIC receives and messages it gives up are reported to `observer` (nullptr:
+  // to no one).
+  void SetObserver(MessageObserver* observer) { observer_ = observer; }
   // From now on a message starting on this NIC, the host's port `port`, first asks `reach`
   // whether its destination can be reached, and is given up (Abandon) if not.
   void SetReachability(const Reachability* reach, uint16_t port) {
@@ -227,6 +236,7 @@ class Nic final : public PacketReceiver, public PacketSource, public EventHandle
   std::unique_ptr<DropCounters> drops_;
   const Reachability* reach_ = nullptr;
   uint16_t host_port_ = 0;
+  MessageObserver* observer_ = nullptr;
 };
 
 }  // namespace fe::dp
