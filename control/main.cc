@@ -7,12 +7,14 @@
 #include <vector>
 
 #include "control/cli_args.h"
+#include "control/report/kv_report.h"
 #include "control/report_writer.h"
 #include "control/scenario_loader.h"
 #include "control/serve.h"
 #include "control/software_run.h"
 #include "control/topo_command.h"
 #include "dataplane/eal.h"
+#include "traffic/message_outcomes.h"
 
 namespace fe::control {
 namespace {
@@ -67,6 +69,9 @@ int Run(const CliArgs& args, const fabric_emu::Scenario& scenario) {
   if (run->rates != nullptr) series.emplace_back("rates.csv", RatesCsv(run->rates->samples()));
   if (run->queues != nullptr) {
     series.emplace_back("queues.csv", QueuesCsv(run->queues->samples(), run->emulation->graph));
+  }
+  if (const Emulation& e = *run->emulation; !e.workload.requests.empty()) {
+    series.emplace_back("kv.csv", KvCsv(e.workload, OutcomesOf(e.fabric->messages())));
   }
   for (const auto& [name, contents] : series) {
     if (Status s = WriteFile(out_dir + "/" + name, contents); !s.ok()) {

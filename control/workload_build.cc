@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "control/emulation.h"
+#include "control/kv_cache_section.h"
 #include "dataplane/message.h"
 #include "traffic/cdf_load.h"
 #include "traffic/flow_size_cdf.h"
@@ -64,7 +65,7 @@ StatusOr<Workload> SectionWorkload(const fabric_emu::Traffic& t, const topo::Gra
     case fabric_emu::Traffic::kTraining:
       return Status::Error("training is not available");
     case fabric_emu::Traffic::kKvCache:
-      return Status::Error("kv_cache is not available");
+      return KvCacheWorkload(t.kv_cache(), graph, seed, scenario_dir);
     case fabric_emu::Traffic::kTrace:
       return Status::Error("trace is not available");
     case fabric_emu::Traffic::PATTERN_NOT_SET:
