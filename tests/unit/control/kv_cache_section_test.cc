@@ -132,6 +132,38 @@ TEST(KvCacheSectionTest, PoolsAndModelAreChecked) {
   }
 }
 
+TEST(KvCacheSectionTest, PoissonRequestsDrawFromTheSeed) {
+  const std::string text =
+      Scenario("  poisson { rate_per_s: 1000 requests: 40 input_tokens: 700 }\n");
+  const StatusOr<fabric_emu::Scenario> s = LoadScenarioText(text, ScenarioPath());
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  StatusOr<topo::Graph> graph = topo::BuildTopology(s->topology(), "");
+  ASSERT_TRUE(graph.ok());
+  const fabric_emu::KvCache& kv = s->traffic(0).kv_cache();
+  StatusOr<Workload> a = KvCacheWorkload(kv, *graph, 3, ""), b = KvCacheWorkload(kv, *graph, 3, "");
+  StatusOr<Workload> c = KvCacheWorkload(kv, *graph, 4, "");
+  ASSERT_TRUE(a.ok() && b.ok() && c.ok());
+  ASSERT_EQ(a->requests.size(), 40u);
+  EXPECT_EQ(a->flows, b->flows);
+  EXPECT_NE(a->flows, c->flows);
+  // No hash ids: nothing is reused, every request sends 700 x 131072 bytes.
+  for (const KvRequest& r : a->requests) {
+    EXPECT_EQ(r.reused_bytes, 0u);
+    EXPECT_EQ(r.kv_bytes, 700u * 131072);
+  }
+}
+
+// The WebSearch table's sizes reach 3e7: as token counts, past the 2^24 a prompt may have.
+TEST(KvCacheSectionTest, ATokenTableBeyondThePromptLimitIsRefused) {
+  const std::string e =
+      OnlyError(Scenario("  poisson { rate_per_s: 10 requests: 5 input_tokens_cdf_file: "
+                         "\"../traffic/data/websearch.cdf\" }\n"));
+  EXPECT_EQ(e.find("t.textproto:7: traffic[0].kv_cache.poisson.input_tokens_cdf_file: "), 0u) << e;
+  EXPECT_NE(e.find("websearch.cdf: token counts must be at most 16777216; the largest is 30000000"),
+            std::string::npos)
+      << e;
+}
+
 TEST(KvCacheSectionTest, AModelFieldReplacesThePresetsValue) {
   fabric_emu::KvModel m;
   m.set_preset(fabric_emu::KvModel::LLAMA_3_1_70B);
