@@ -131,6 +131,39 @@ TEST(DependencyTest, DependantsOfAGivenUpMessageNeverStartAndTheRunEnds) {
   EXPECT_FALSE(m.sender[3].cancelled);
 }
 
+// A given-up message whose last bytes arrive after all: its dependants, cancelled at the give-up,
+// are revoked and released by the delivery, once. The reports go straight to the release, as the
+// NICs would make them.
+TEST(DependencyTest, ALateDeliveryOfAGivenUpMessageReleasesItsDependants) {
+  auto scenario = LoadScenarioText(
+      R"pb(
+        topology { fat_tree { k: 4 link_rate_gbps: 100 link_delay_ns: 1000 } }
+        traffic {
+          flow_list {
+            flow { src_host: 0 dst_host: 1 message_bytes: 1000 }
+            flow { src_host: 1 dst_host: 2 message_bytes: 1000 after: 0 delay_ns: 500 }
+            flow { src_host: 3 dst_host: 4 message_bytes: 1000 after: 1 }
+          }
+        }
+      )pb",
+      "late.textproto");
+  ASSERT_TRUE(scenario.ok()) << scenario.status().message();
+  auto e = BuildEmulation(*scenario, 1, ".", dp::PoolMemory::kHostPages);
+  ASSERT_TRUE(e.ok()) << e.status().message();
+  DependencyRelease& release = *(*e)->release;
+  const dp::MessageTable& m = (*e)->fabric->messages();
+  release.OnGivenUp(0);
+  EXPECT_TRUE(m.sender[1].cancelled && m.sender[2].cancelled);
+  EXPECT_TRUE(m.finished(1) && m.finished(2));
+  release.OnDelivered(0, Time::FromNs(10));
+  EXPECT_FALSE(m.sender[1].cancelled || m.sender[2].cancelled);
+  (*e)->sched.RunUntil(Time::Infinite());  // message 0's real delivery is reported again
+  EXPECT_EQ(release.releases(), 2u);
+  // Delivered at h1, which sends message 1: the local wait, 500 ns.
+  EXPECT_EQ(m.sender[1].started_at, Time::FromNs(510));
+  EXPECT_EQ(m.sender[2].started_at, m.receiver[1].delivered_at + kLookahead);
+}
+
 // flows.csv and summary.json of a scenario run, the summary without its wall-clock fields.
 struct Outputs {
   std::string flows;
