@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "control/report/csv_field.h"
 #include "traffic/kv_metrics.h"
 
 namespace fe::control {
@@ -11,14 +12,6 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 double Ns(Time t) { return static_cast<double>(t.ps()) / 1000.0; }
-
-// A job name as one CSV field (RFC 4180): quoted when it holds a comma, quote or line break.
-std::string CsvField(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (const char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
 
 Json TimesJson(const KvQuantiles<Time>& q) {
   return Json{{"p50", Ns(q.p50)}, {"p99", Ns(q.p99)}, {"p999", Ns(q.p999)}, {"max", Ns(q.max)}};
