@@ -66,7 +66,7 @@ KvRun RunKv(const std::string& extra, uint64_t seed = 1) {
   const Emulation& e = *r.run.run.emulation;
   r.outcomes = OutcomesOf(e.fabric->messages());
   r.kv_csv = KvCsv(e.workload, r.outcomes);
-  r.flows_csv = FlowsCsv(CollectFlowMetrics(e, 4096));
+  r.flows_csv = FlowsCsv(CollectFlowMetrics(e, 4096), e.workload, r.outcomes);
   return r;
 }
 
@@ -117,6 +117,22 @@ TEST(KvCacheScenarioTest, NoTransferStartsBeforeItsPrefillEndsOrBeatsTheLineRate
               : q.prefill_start + Time::FromPs((q.prefill_done - q.prefill_start).ps() / 2);
       ASSERT_GE(r.outcomes[m].started, ready) << "message " << m;
     }
+    // flows.csv says the same: started_ns (column 13), printed to the picosecond, is never
+    // before the prefill end (compared within half a picosecond, the print's rounding).
+    std::istringstream rows(r.flows_csv);
+    std::string row;
+    std::getline(rows, row);
+    ASSERT_NE(row.find(",started_ns,"), std::string::npos) << row;
+    uint32_t m = 0;
+    for (; std::getline(rows, row); ++m) {
+      std::istringstream cells(row);
+      std::string cell;
+      for (int c = 0; c < 13; ++c) std::getline(cells, cell, ',');
+      const KvRequest& q = w.requests[w.request_of[m]];
+      const Time ready = layer_wise[0] == '\0' ? q.prefill_done : q.prefill_start;
+      EXPECT_GE(std::stod(cell), static_cast<double>(ready.ps()) / 1000 - 0.0005) << row;
+    }
+    EXPECT_EQ(m, w.size());
     // The KV cache of a request cannot arrive faster than its bytes cross one 100 Gb/s link
     // after the last layer is computed: sent / 2 (its last layer) x 8 / 1e11 s layer-wise, all
     // of it otherwise.
