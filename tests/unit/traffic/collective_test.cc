@@ -142,16 +142,19 @@ TEST(CollectiveTest, HalvingDoublingAllReduceOnAPowerOfTwo) {
 }
 
 // N = 6 folds into 4: ranks 0 and 2 hand the whole buffer to 1 and 3 and get it back; ranks 1
-// and 3 stand for two blocks (S/3), 4 and 5 for one (S/6); a participant sends in each half what
-// it does not keep, S minus its blocks.
+// and 3 stand for two blocks (S/3), 4 and 5 for one (S/6). In the reduce-scatter a participant
+// sends what it does not keep (S minus its blocks) and receives, from partners at distance 2 then
+// 1, the ranges it keeps: S for rank 1 (2S/3 then S/3), S/2 for rank 4 (S/3 then S/6); the
+// all-gather runs the same ranges the other way.
 TEST(CollectiveTest, HalvingDoublingFoldsOtherRankCounts) {
   const uint32_t n = 6;
   const uint64_t s = 6 * kMiB;
   const PerRank ar = Count(Build(Spec(CollectiveKind::kAllReduce,
                                       CollectiveAlgorithm::kHalvingDoubling, n, s, 1, 8 * kMiB)),
                            n);
-  const std::vector<uint64_t> expected = {s, 2 * (s - s / 3) + s, s, 2 * (s - s / 3) + s,
-                                          2 * (s - s / 6), 2 * (s - s / 6)};
+  const uint64_t folding = (s - s / 3) + s + s;  // and the result back to its partner
+  const uint64_t plain = (s - s / 6) + s / 2;
+  const std::vector<uint64_t> expected = {s, folding, s, folding, plain, plain};
   EXPECT_EQ(ar.sent_bytes, expected);
   EXPECT_EQ(ar.received_bytes, expected);
   const PerRank rs = Count(Build(Spec(CollectiveKind::kReduceScatter,
