@@ -1,0 +1,42 @@
+#include "control/report/jobs_csv.h"
+
+#include <cstdio>
+#include <sstream>
+
+namespace fe::control {
+namespace {
+
+double Ns(Time t) { return static_cast<double>(t.ps()) / 1000.0; }
+
+// RFC 4180: a field holding a comma, quote or line break is quoted, its quotes doubled.
+std::string CsvField(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string quoted = "\"";
+  for (const char c : s) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+}  // namespace
+
+std::string JobsCsv(const Workload& w, std::span<const JobTiming> jobs) {
+  std::ostringstream out;
+  out << "job,iteration,start_ns,end_ns,time_ns,compute_ns,communication_share,checkpoint\n";
+  char line[256];
+  for (const JobTiming& job : jobs) {
+    const std::string name = CsvField(w.jobs[job.job].name);
+    for (const IterationTiming& t : job.iterations) {
+      std::snprintf(line, sizeof(line), ",%u,%.3f,", t.index, Ns(t.start));
+      out << name << line;
+      if (t.completed) {
+        std::snprintf(line, sizeof(line), "%.3f,%.3f,%.3f,%.6f,", Ns(t.end), Ns(t.time()),
+                      Ns(t.compute), t.communication_share());
+      } else {
+        std::snprintf(line, sizeof(line), ",,%.3f,,", Ns(t.compute));
+      }
+      out << line << (t.checkpoint ? "true" : "false") << "\n";
+    }
+  }
+  return out.str();
+}
+
+}  // namespace fe::control

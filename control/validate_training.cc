@@ -1,0 +1,174 @@
+// The training section: its parallel layout against its ranks, the sizes each kind of
+// parallelism needs, compute times, the checkpoint, and tensor-parallel groups inside one
+// locality group of the fabric.
+#include <set>
+#include <string>
+
+#include "control/validate_training.h"
+#include "topology/locality.h"
+#include "traffic/collective.h"
+
+namespace fe::control {
+namespace {
+
+using fabric_emu::Checkpoint;
+using fabric_emu::ComputeTime;
+using fabric_emu::Training;
+
+// The largest byte count a collective is given: 2^40 (1 TiB), far above any gradient bucket.
+constexpr int64_t kMaxCollectiveBytes = int64_t{1} << 40;
+
+// Repeated host fields: each a host of the fabric, none twice. Returns whether all passed.
+bool CheckHostList(Validation& v, const Site& s, int field,
+                   const google::protobuf::RepeatedField<int32_t>& hosts) {
+  bool ok = true;
+  std::set<int32_t> seen;
+  for (int i = 0; i < hosts.size(); ++i) {
+    const int32_t h = hosts[i];
+    const auto n = v.graph ? static_cast<int64_t>(v.graph->num_hosts()) : int64_t{0};
+    if (h < 0 || (v.graph && h >= n)) {
+      v.out.AddAt(s.Line(field, i), s.Path(field, i),
+                  "must be a host index in [0, " +
+                      (v.graph ? std::to_string(n - 1) + "] (" + v.DescribeFabric() + ")"
+                               : std::string("hosts-1]")) +
+                      ", got " + std::to_string(h));
+      ok = false;
+    } else if (!seen.insert(h).second) {
+      v.out.AddAt(s.Line(field, i), s.Path(field, i),
+                  "host " + std::to_string(h) + " is listed twice");
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+void CheckComputeTime(Validation& v, const ComputeTime& c, const Site& s) {
+  v.Duration(s, ComputeTime::kMeanNsFieldNumber, c.mean_ns(),
+             c.distribution() == ComputeTime::LOGNORMAL);
+  v.Duration(s, ComputeTime::kStddevNsFieldNumber, c.stddev_ns(), false);
+  v.Duration(s, ComputeTime::kMinNsFieldNumber, c.min_ns(), false);
+  if (c.distribution() == ComputeTime::FIXED && c.stddev_ns() != 0) {
+    v.out.Add(
+        s, ComputeTime::kStddevNsFieldNumber,
+        "a FIXED time has no deviation; choose NORMAL or LOGNORMAL, got " + Num(c.stddev_ns()));
+  }
+}
+
+// Each tensor-parallel group (tp consecutive ranks) exchanges after every pass: it must sit in
+// one scale-up domain, or behind one switch where the fabric has no domains.
+void CheckTensorParallelGroups(Validation& v, const Training& t, const Site& s) {
+  if (!v.graph || t.tensor_parallel() < 2) return;
+  const std::vector<uint32_t> group = topo::LocalityGroups(*v.graph);
+  for (int first = 0; first + t.tensor_parallel() <= t.rank_hosts_size();
+       first += t.tensor_parallel()) {
+    for (int r = first + 1; r < first + t.tensor_parallel(); ++r) {
+      if (group[t.rank_hosts(r)] == group[t.rank_hosts(first)]) continue;
+      v.out.AddAt(s.Line(Training::kRankHostsFieldNumber, r),
+                  s.Path(Training::kRankHostsFieldNumber, r),
+                  "rank " + std::to_string(r) + " (host " + std::to_string(t.rank_hosts(r)) +
+                      ") is in the tensor-parallel group of rank " + std::to_string(first) +
+                      " (host " + std::to_string(t.rank_hosts(first)) +
+                      ") but not in its scale-up domain (or, without domains, behind its "
+                      "switch): a tensor-parallel group is tensor_parallel consecutive ranks "
+                      "inside one");
+      return;
+    }
+  }
+}
+
+void CheckCheckpoint(Validation& v, const Training& t, const Checkpoint& c, const Site& s) {
+  if (v.out.Present(s, Checkpoint::kEveryIterationsFieldNumber, c.has_every_iterations(),
+                    "how many iterations between checkpoints")) {
+    v.out.AtLeast(s, Checkpoint::kEveryIterationsFieldNumber, c.every_iterations(), 1);
+  }
+  v.CheckMessageBytes(s, Checkpoint::kShardBytesFieldNumber, c.has_shard_bytes(), c.shard_bytes());
+  if (!v.out.Present(s, Checkpoint::kStorageHostsFieldNumber, c.storage_hosts_size() > 0,
+                     "at least one storage host") ||
+      !CheckHostList(v, s, Checkpoint::kStorageHostsFieldNumber, c.storage_hosts())) {
+    return;
+  }
+  const std::set<int32_t> ranks(t.rank_hosts().begin(), t.rank_hosts().end());
+  for (int i = 0; i < c.storage_hosts_size(); ++i) {
+    if (ranks.count(c.storage_hosts(i)) == 0) continue;
+    v.out.AddAt(s.Line(Checkpoint::kStorageHostsFieldNumber, i),
+                s.Path(Checkpoint::kStorageHostsFieldNumber, i),
+                "host " + std::to_string(c.storage_hosts(i)) +
+                    " holds a rank: a storage host is another endpoint");
+  }
+}
+
+// Messages of one ring AllReduce of `bytes` over n ranks: 2(n - 1) steps of n sends, per channel
+// and chunk.
+double RingMessages(double n, double bytes, double channels) {
+  return 2 * (n - 1) * n * (channels + bytes / (n * static_cast<double>(kDefaultChunkBytes)));
+}
+
+}  // namespace
+
+double ValidateTraining(Validation& v, const Training& t, const Site& s) {
+  bool layout_ok = true;
+  for (const int field : {Training::kDataParallelFieldNumber, Training::kTensorParallelFieldNumber,
+                          Training::kPipelineParallelFieldNumber,
+                          Training::kMicrobatchesFieldNumber, Training::kIterationsFieldNumber,
+                          Training::kGradientBucketsFieldNumber, Training::kChannelsFieldNumber}) {
+    const pb::FieldDescriptor* f = Training::descriptor()->FindFieldByNumber(field);
+    const int32_t value = t.GetReflection()->GetInt32(t, f);
+    layout_ok &= v.out.InRange(s, field, value, 1, 1 << 16);
+  }
+  const int ranks = t.rank_hosts_size();
+  const bool hosts_ok = v.out.Present(s, Training::kRankHostsFieldNumber, ranks >= 2,
+                                      "the host of every rank, two or more") &&
+                        CheckHostList(v, s, Training::kRankHostsFieldNumber, t.rank_hosts());
+  const int64_t product = int64_t{t.data_parallel()} * t.tensor_parallel() * t.pipeline_parallel();
+  if (layout_ok && ranks >= 2 && product != ranks) {
+    v.out.Add(s, Training::kRankHostsFieldNumber,
+              "data_parallel x tensor_parallel x pipeline_parallel = " + std::to_string(product) +
+                  " ranks, but " + std::to_string(ranks) + " hosts are listed");
+    layout_ok = false;
+  }
+  if (t.data_parallel() > 1 &&
+      v.out.Present(s, Training::kBucketBytesFieldNumber, t.has_bucket_bytes(),
+                    "the bytes of each gradient bucket (data_parallel > 1)")) {
+    v.out.InRange<int64_t>(s, Training::kBucketBytesFieldNumber, t.bucket_bytes(),
+                           t.data_parallel(), kMaxCollectiveBytes,
+                           "a byte per rank's slice of the ring, at most 2^40");
+  }
+  if (t.tensor_parallel() > 1) {
+    v.out.InRange<int64_t>(s, Training::kTensorParallelBytesFieldNumber, t.tensor_parallel_bytes(),
+                           t.tensor_parallel(), kMaxCollectiveBytes,
+                           "tensor_parallel > 1 exchanges a byte per rank's slice at least, "
+                           "at most 2^40");
+  }
+  if (t.pipeline_parallel() > 1) {
+    v.CheckMessageBytes(s, Training::kActivationBytesFieldNumber, t.activation_bytes() > 0,
+                        t.activation_bytes());
+  }
+  CheckComputeTime(v, t.forward(), s.Nested(Training::kForwardFieldNumber));
+  CheckComputeTime(v, t.backward(), s.Nested(Training::kBackwardFieldNumber));
+  CheckComputeTime(v, t.optimizer(), s.Nested(Training::kOptimizerFieldNumber));
+  if (t.has_checkpoint()) {
+    CheckCheckpoint(v, t, t.checkpoint(), s.Nested(Training::kCheckpointFieldNumber));
+  }
+  v.Duration(s, Training::kStartNsFieldNumber, t.start_ns(), false);
+  if (!layout_ok || !hosts_ok) return 0;
+  CheckTensorParallelGroups(v, t, s);
+
+  const double dp = t.data_parallel(), tp = t.tensor_parallel(), pp = t.pipeline_parallel();
+  const double m = t.microbatches(), channels = t.channels();
+  double per_iteration = 2 * (pp - 1) * m * dp * tp;
+  if (tp > 1) {
+    per_iteration += 2 * m * pp * dp *
+                     RingMessages(tp, static_cast<double>(t.tensor_parallel_bytes()), channels);
+  }
+  if (dp > 1) {
+    per_iteration += t.gradient_buckets() * pp * tp *
+                     RingMessages(dp, static_cast<double>(t.bucket_bytes()), channels);
+  }
+  double messages = per_iteration * t.iterations();
+  if (t.has_checkpoint() && t.checkpoint().every_iterations() > 0) {
+    messages += static_cast<double>(t.iterations() / t.checkpoint().every_iterations()) * ranks;
+  }
+  return messages;
+}
+
+}  // namespace fe::control
