@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "control/collective_section.h"
 #include "control/validation.h"
 #include "traffic/cdf_load.h"
 #include "traffic/flow_size_cdf.h"
@@ -121,6 +122,8 @@ double ValidateTraffic(Validation& v, const Traffic& t, const Site& s) {
       return t.flow_list().flow_size();
     case Traffic::kCdfLoad:
       return CheckCdfLoad(v, t.cdf_load(), s.Nested(Traffic::kCdfLoadFieldNumber));
+    case Traffic::kCollective:
+      return ValidateCollective(v, t.collective(), s.Nested(Traffic::kCollectiveFieldNumber));
     case Traffic::PATTERN_NOT_SET:
       v.out.AddWhole(s, "choose a pattern: permutation, incast, flow_list or cdf_load");
       return 0;
