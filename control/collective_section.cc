@@ -74,8 +74,8 @@ CollectiveAlgorithm CollectiveAlgorithmOf(const Collective& c) {
                                           : CollectiveAlgorithm::kRing;
 }
 
-StatusOr<Workload> CollectiveWorkload(const Collective& c, const topo::Graph& graph,
-                                      uint64_t seed, const std::string& /*scenario_dir*/) {
+StatusOr<Workload> CollectiveWorkload(const Collective& c, const topo::Graph& graph, uint64_t seed,
+                                      const std::string& /*scenario_dir*/) {
   std::vector<uint32_t> candidates(c.host().begin(), c.host().end());
   if (candidates.empty()) {
     candidates.resize(graph.num_hosts());
@@ -86,8 +86,8 @@ StatusOr<Workload> CollectiveWorkload(const Collective& c, const topo::Graph& gr
       return Status::Error("host: " + std::to_string(h) + " is not a host of the fabric");
     }
   }
-  const auto count = c.has_ranks() ? static_cast<uint32_t>(c.ranks())
-                                   : static_cast<uint32_t>(candidates.size());
+  const auto count =
+      c.has_ranks() ? static_cast<uint32_t>(c.ranks()) : static_cast<uint32_t>(candidates.size());
   if (count < 2 || count > candidates.size()) {
     return Status::Error("ranks: " + std::to_string(count) + " ranks on " +
                          std::to_string(candidates.size()) + " hosts");

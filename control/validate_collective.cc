@@ -43,10 +43,12 @@ int64_t CheckHosts(Validation& v, const Collective& c, const Site& s) {
     const int line = s.Line(Collective::kHostFieldNumber, i);
     const std::string path = s.Path(Collective::kHostFieldNumber, i);
     if (h < 0 || (v.graph && h >= static_cast<int64_t>(v.graph->num_hosts()))) {
-      v.out.AddAt(line, path, "must be a host index of the fabric (" + v.DescribeFabric() +
-                                  "), got " + std::to_string(h));
+      v.out.AddAt(line, path,
+                  "must be a host index of the fabric (" + v.DescribeFabric() + "), got " +
+                      std::to_string(h));
     } else if (!seen.insert(h).second) {
-      v.out.AddAt(line, path, "host " + std::to_string(h) + " is listed twice: a host holds one rank");
+      v.out.AddAt(line, path,
+                  "host " + std::to_string(h) + " is listed twice: a host holds one rank");
     }
   }
   if (c.host_size() == 1) {
@@ -66,10 +68,10 @@ bool CheckSizes(Validation& v, const Collective& c, const Site& s) {
   bool ok = true;
   for (int i = 0; i < c.size_bytes_size(); ++i) {
     if (c.size_bytes(i) < 1 || c.size_bytes(i) > kMaxCollectiveBytes) {
-      v.out.AddAt(s.Line(Collective::kSizeBytesFieldNumber, i),
-                  s.Path(Collective::kSizeBytesFieldNumber, i),
-                  "must be in [1, " + Num(kMaxCollectiveBytes) + "] bytes, got " +
-                      Num(c.size_bytes(i)));
+      v.out.AddAt(
+          s.Line(Collective::kSizeBytesFieldNumber, i),
+          s.Path(Collective::kSizeBytesFieldNumber, i),
+          "must be in [1, " + Num(kMaxCollectiveBytes) + "] bytes, got " + Num(c.size_bytes(i)));
       ok = false;
     }
   }
@@ -100,14 +102,14 @@ double ValidateCollective(Validation& v, const Collective& c, const Site& s) {
   const int64_t hosts = CheckHosts(v, c, s);
   const int64_t ranks = c.has_ranks() ? c.ranks() : hosts;
   if (c.has_ranks()) {
-    ok = (hosts > 0 ? v.out.InRange<int64_t>(s, Collective::kRanksFieldNumber, c.ranks(), 2,
-                                             hosts, "at most the hosts to place them on")
+    ok = (hosts > 0 ? v.out.InRange<int64_t>(s, Collective::kRanksFieldNumber, c.ranks(), 2, hosts,
+                                             "at most the hosts to place them on")
                     : v.out.AtLeast(s, Collective::kRanksFieldNumber, c.ranks(), 2)) &&
          ok;
   }
   ok = CheckSizes(v, c, s) && ok;
-  ok = v.out.InRange(s, Collective::kIterationsFieldNumber, c.iterations(), 1, kMaxIterations) &&
-       ok;
+  ok =
+      v.out.InRange(s, Collective::kIterationsFieldNumber, c.iterations(), 1, kMaxIterations) && ok;
   ok = v.out.InRange(s, Collective::kChannelsFieldNumber, c.channels(), 1, kMaxChannels,
                      "NCCL's most") &&
        ok;
@@ -115,9 +117,9 @@ double ValidateCollective(Validation& v, const Collective& c, const Site& s) {
                               kMaxMessageBytes, "a chunk is one message") &&
        ok;
   if (c.op() == Collective::BROADCAST && ranks > 0) {
-    ok = v.out.InRange<int64_t>(s, Collective::kRootFieldNumber, c.root(), 0, ranks - 1,
-                                "a rank") &&
-         ok;
+    ok =
+        v.out.InRange<int64_t>(s, Collective::kRootFieldNumber, c.root(), 0, ranks - 1, "a rank") &&
+        ok;
   }
   ok = v.Duration(s, Collective::kStartNsFieldNumber, c.start_ns(), false) && ok;
   if (!ok || !v.graph) return 0;
@@ -134,8 +136,8 @@ double ValidateCollective(Validation& v, const Collective& c, const Site& s) {
                           " a run holds: raise chunk_bytes, or lower the sizes or iterations");
     return at_least;
   }
-  StatusOr<Workload> w = CollectiveWorkload(c, *v.graph, v.scenario.run().seed(),
-                                            v.scenario_dir.string());
+  StatusOr<Workload> w =
+      CollectiveWorkload(c, *v.graph, v.scenario.run().seed(), v.scenario_dir.string());
   if (!w.ok()) {
     v.out.AddWhole(s, w.status().message());
     return 0;

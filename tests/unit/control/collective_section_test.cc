@@ -58,7 +58,8 @@ TEST(CollectiveSectionTest, SweepAndIterationsBecomeChainedOperations) {
   // Every operation after the first waits, at its first messages, for the one before.
   for (uint32_t id = 0; id < w->size(); ++id) {
     const uint32_t op = w->op_of[id];
-    for (const uint32_t d : w->dependencies(id)) EXPECT_TRUE(w->op_of[d] == op || w->op_of[d] + 1 == op);
+    for (const uint32_t d : w->dependencies(id))
+      EXPECT_TRUE(w->op_of[d] == op || w->op_of[d] + 1 == op);
   }
   EXPECT_TRUE(CheckDependencies(*w).ok());
 }

@@ -26,15 +26,15 @@ TEST(LocalityTest, WithoutDomainsTheGroupIsTheSwitchTheNicAttachesTo) {
     const uint32_t rail = h % 4, rail_group = h / 8;
     EXPECT_EQ(groups[h], rail_group * 4 + rail) << h;
   }
-  EXPECT_EQ(MeetingLevel(*g, 0, 4), 1u);   // same rail switch
-  EXPECT_EQ(MeetingLevel(*g, 0, 1), 2u);   // same rail group (pod), other rail
-  EXPECT_EQ(MeetingLevel(*g, 0, 8), 3u);   // other rail group
+  EXPECT_EQ(MeetingLevel(*g, 0, 4), 1u);  // same rail switch
+  EXPECT_EQ(MeetingLevel(*g, 0, 1), 2u);  // same rail group (pod), other rail
+  EXPECT_EQ(MeetingLevel(*g, 0, 8), 3u);  // other rail group
 }
 
 // With a scale-up domain per server, the server is the group and its accelerators meet at 0.
 TEST(LocalityTest, ScaleUpDomainsAreTheGroups) {
-  StatusOr<Graph> g = BuildText(std::string(kRails) +
-                                R"( scale_up { domain_size: 4 link_class: "l" })");
+  StatusOr<Graph> g =
+      BuildText(std::string(kRails) + R"( scale_up { domain_size: 4 link_class: "l" })");
   ASSERT_TRUE(g.ok()) << g.status().message();
   const std::vector<uint32_t> groups = LocalityGroups(*g);
   for (uint32_t h = 0; h < 16; ++h) EXPECT_EQ(groups[h], h / 4) << h;

@@ -47,7 +47,6 @@ std::vector<uint32_t> Scattered() {
   return hosts;
 }
 
-
 // The fewest crossings a ring through 4 leaves can make is 4 (it must leave each leaf once);
 // topology-aware reaches it. Linear keeps the scattered order: every edge crosses. Random
 // crosses on average 16 x 12/15 = 12.8 edges; any seed gives more than 4 here.
