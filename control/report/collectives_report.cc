@@ -5,6 +5,7 @@
 #include <tuple>
 #include <vector>
 
+#include "control/report_writer.h"
 #include "traffic/collective.h"
 
 namespace fe::control {
@@ -113,6 +114,17 @@ std::string CollectivesTable(const Workload& w, std::span<const CollectiveMeasur
     out += line;
   }
   return out;
+}
+
+StatusOr<std::string> WriteCollectiveReports(const Workload& w,
+                                             std::span<const MessageOutcome> outcomes,
+                                             const std::string& out_dir, std::ostream& console) {
+  if (w.ops.empty()) return std::string();
+  const std::vector<CollectiveMeasure> measures = MeasureCollectives(w, outcomes);
+  const std::string path = out_dir + "/collectives.csv";
+  if (Status s = WriteFile(path, CollectivesCsv(w, measures)); !s.ok()) return s;
+  console << CollectivesTable(w, measures);
+  return path;
 }
 
 }  // namespace fe::control

@@ -3,8 +3,11 @@
 // figures read side by side with nccl-tests runs on real clusters.
 #pragma once
 
+#include <ostream>
 #include <span>
 #include <string>
+
+#include "core/status.h"
 
 #include "traffic/collective_metrics.h"
 #include "traffic/workload.h"
@@ -21,5 +24,11 @@ std::string CollectivesCsv(const Workload& w, std::span<const CollectiveMeasure>
 // and busbw (GB/s, 1e9 bytes per second, as nccl-tests prints them); a block per job and
 // operation kind, ending with the average bus bandwidth. Empty without operations.
 std::string CollectivesTable(const Workload& w, std::span<const CollectiveMeasure> measures);
+
+// What a run writes of its collectives: out_dir/collectives.csv and the table on `console`, both
+// only when the workload has collective operations. Returns the file written ("" if none).
+StatusOr<std::string> WriteCollectiveReports(const Workload& w,
+                                             std::span<const MessageOutcome> outcomes,
+                                             const std::string& out_dir, std::ostream& console);
 
 }  // namespace fe::control
