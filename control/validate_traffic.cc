@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "control/collective_section.h"
 #include "control/validate_training.h"
 #include "control/validation.h"
 #include "traffic/cdf_load.h"
@@ -122,6 +123,8 @@ double ValidateTraffic(Validation& v, const Traffic& t, const Site& s) {
       return t.flow_list().flow_size();
     case Traffic::kCdfLoad:
       return CheckCdfLoad(v, t.cdf_load(), s.Nested(Traffic::kCdfLoadFieldNumber));
+    case Traffic::kCollective:
+      return ValidateCollective(v, t.collective(), s.Nested(Traffic::kCollectiveFieldNumber));
     case Traffic::kTraining:
       return ValidateTraining(v, t.training(), s.Nested(Traffic::kTrainingFieldNumber));
     case Traffic::PATTERN_NOT_SET:

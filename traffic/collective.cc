@@ -57,8 +57,8 @@ Status CheckSpec(const CollectiveSpec& spec, std::span<const RankGate> start_aft
   }
   if (spec.algorithm == CollectiveAlgorithm::kHierarchical && spec.group_of_rank.size() != n) {
     return Status::Error("hierarchical needs the locality group of every rank: " +
-                         std::to_string(spec.group_of_rank.size()) + " for " +
-                         std::to_string(n) + " ranks");
+                         std::to_string(spec.group_of_rank.size()) + " for " + std::to_string(n) +
+                         " ranks");
   }
   if (spec.algorithm == CollectiveAlgorithm::kHierarchical) {
     if (Status s = CheckHierarchicalGroups(spec.group_of_rank); !s.ok()) return s;

@@ -15,7 +15,8 @@
 //
 // The bytes of each channel are cut into pieces of N chunk_bytes (a chunk per block), each
 // piece running all the rounds on its own, like the chunks of a ring. In each round a rank's
-// message waits for the message it received in the round before and for its own.
+// message waits for the message it received in the round before and, as on a ring, for its own
+// of two rounds before (a chain of its sends that never waits on the far end of a link).
 #include <algorithm>
 
 #include "traffic/collective_algorithms.h"
@@ -34,11 +35,11 @@ std::vector<RankGate> AppendHalvingDoubling(const AlgorithmArgs& a, const OpCont
   const bool gather = a.kind != CollectiveKind::kReduceScatter;
   CollectiveBuilder b(a.hosts, a.gates, a.channels, c, *w);
   std::vector<uint64_t> group(p);  // bytes of the blocks participant i stands for
-  std::vector<uint32_t> received(n), sent(n), next(p);
+  std::vector<uint32_t> received(n), sent(n), sent_before(n), next(p);
   std::vector<uint32_t> deps;
   const auto round = [&](uint32_t i, uint32_t partner, uint64_t bytes, uint32_t ch) {
     deps.clear();
-    for (const uint32_t d : {received[rank_of(i)], sent[rank_of(i)]}) {
+    for (const uint32_t d : {received[rank_of(i)], sent_before[rank_of(i)]}) {
       if (d != kNoIndex) deps.push_back(d);
     }
     next[i] = b.Send(rank_of(i), rank_of(partner), bytes, ch, deps);
@@ -59,6 +60,7 @@ std::vector<RankGate> AppendHalvingDoubling(const AlgorithmArgs& a, const OpCont
       }
       std::fill(received.begin(), received.end(), kNoIndex);
       std::fill(sent.begin(), sent.end(), kNoIndex);
+      std::fill(sent_before.begin(), sent_before.end(), kNoIndex);
       for (uint32_t i = 0; i < rem; ++i) {
         const uint32_t id = b.Send(2 * i, 2 * i + 1, reduce ? piece : block(2 * i), ch);
         sent[2 * i] = id;
@@ -66,6 +68,7 @@ std::vector<RankGate> AppendHalvingDoubling(const AlgorithmArgs& a, const OpCont
       }
       const auto finish_round = [&](uint32_t d) {
         for (uint32_t i = 0; i < p; ++i) {
+          sent_before[rank_of(i)] = sent[rank_of(i)];
           sent[rank_of(i)] = next[i];
           received[rank_of(i ^ d)] = next[i];
         }
@@ -84,13 +87,12 @@ std::vector<RankGate> AppendHalvingDoubling(const AlgorithmArgs& a, const OpCont
         }
       }
       for (uint32_t i = 0; i < rem; ++i) {
-        const uint64_t bytes = a.kind == CollectiveKind::kAllReduce      ? piece
+        const uint64_t bytes = a.kind == CollectiveKind::kAllReduce       ? piece
                                : a.kind == CollectiveKind::kReduceScatter ? block(2 * i)
                                                                           : piece - block(2 * i);
-        deps.clear();
-        deps.push_back(received[2 * i + 1]);
-        if (sent[2 * i + 1] != kNoIndex) deps.push_back(sent[2 * i + 1]);
-        b.Send(2 * i + 1, 2 * i, bytes, ch, deps);
+        // The result holds what arrived in the last round and, through the participant's own
+        // last send, in every round before.
+        b.Send(2 * i + 1, 2 * i, bytes, ch, {received[2 * i + 1], sent[2 * i + 1]});
       }
     }
   }

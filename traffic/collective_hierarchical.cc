@@ -22,8 +22,8 @@ namespace {
 
 // Runs a ring phase over the positions `members` of the operation, updating their gates.
 void Phase(const AlgorithmArgs& a, CollectiveKind kind, uint64_t size_bytes, uint32_t root,
-           const std::vector<uint32_t>& members, std::vector<RankGate>& gates,
-           const OpContext& c, Workload* w) {
+           const std::vector<uint32_t>& members, std::vector<RankGate>& gates, const OpContext& c,
+           Workload* w) {
   if (members.size() < 2) return;
   std::vector<uint32_t> hosts;
   std::vector<RankGate> sub_gates;
@@ -78,8 +78,9 @@ std::vector<RankGate> AppendHierarchical(const AlgorithmArgs& a,
   for (const std::vector<uint32_t>& g : inside) {
     for (uint32_t l = 0; l < l_size; ++l) across[l].push_back(g[l]);
   }
-  std::vector<RankGate> gates =
-      a.gates.empty() ? std::vector<RankGate>(n) : std::vector<RankGate>(a.gates.begin(), a.gates.end());
+  std::vector<RankGate> gates = a.gates.empty()
+                                    ? std::vector<RankGate>(n)
+                                    : std::vector<RankGate>(a.gates.begin(), a.gates.end());
   const uint64_t s = a.size_bytes;
   const auto each_inside = [&](CollectiveKind kind, uint64_t bytes) {
     for (const std::vector<uint32_t>& g : inside) Phase(a, kind, bytes, 0, g, gates, c, w);

@@ -14,11 +14,11 @@
 namespace fe {
 
 struct CollectiveMeasure {
-  uint32_t op = 0;                   // index in Workload::ops
-  Time start = Time::Infinite();     // its first message started
-  Time end = Time::Infinite();       // its last message was delivered
-  bool complete = false;             // every message delivered (and it has messages)
-  double algbw_gbps = 0;             // size_bytes x 8 / time, in Gb/s; 0 unless complete
+  uint32_t op = 0;                // index in Workload::ops
+  Time start = Time::Infinite();  // its first message started
+  Time end = Time::Infinite();    // its last message was delivered
+  bool complete = false;          // every message delivered (and it has messages)
+  double algbw_gbps = 0;          // size_bytes x 8 / time, in Gb/s; 0 unless complete
   double busbw_gbps = 0;
 
   Time time() const { return end - start; }

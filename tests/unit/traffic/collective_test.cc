@@ -78,8 +78,8 @@ std::set<uint32_t> Ancestors(const Workload& w, uint32_t id) {
 TEST(CollectiveTest, RingAllReduceSendsTwiceNMinusOneOverNOfTheBuffer) {
   const uint32_t n = 8;
   const uint64_t s = 8 * kMiB;
-  const Workload w = Build(Spec(CollectiveKind::kAllReduce, CollectiveAlgorithm::kRing, n, s, 2,
-                                256 * 1024));
+  const Workload w =
+      Build(Spec(CollectiveKind::kAllReduce, CollectiveAlgorithm::kRing, n, s, 2, 256 * 1024));
   const PerRank c = Count(w, n);
   const uint64_t chunks = s / n / 2 / (256 * 1024);
   for (uint32_t r = 0; r < n; ++r) {
@@ -93,29 +93,29 @@ TEST(CollectiveTest, RingAllReduceSendsTwiceNMinusOneOverNOfTheBuffer) {
   EXPECT_EQ(w.ops[0].channels, 2u);
 }
 
-// Chunk c of step k waits for chunk c of step k - 1 arriving from the left neighbour and for the
-// sender's own chunk c of step k - 1: two dependencies each, none for the first step (no gate).
+// Chunk c of step k waits for chunk c of step k - 1 arriving from the left neighbour and (from
+// step 2) for the sender's own chunk c of step k - 2; the first step waits for nothing (no gate).
 TEST(CollectiveTest, RingStepsWaitForTheSameChunkOfThePreviousStep) {
   const uint32_t n = 4;
-  const Workload w = Build(Spec(CollectiveKind::kAllReduce, CollectiveAlgorithm::kRing, n,
-                                4 * kMiB, 1, kMiB / 2));
-  uint32_t first_step = 0;
+  const uint32_t chunks = 2;  // of the 1 MiB slice
+  const Workload w =
+      Build(Spec(CollectiveKind::kAllReduce, CollectiveAlgorithm::kRing, n, 4 * kMiB, 1, kMiB / 2));
+  const uint32_t per_step = n * chunks;
+  ASSERT_EQ(w.size(), 2 * (n - 1) * per_step);
   for (uint32_t i = 0; i < w.size(); ++i) {
-    const auto deps = w.dependencies(i);
-    if (deps.empty()) {
-      ++first_step;
-      continue;
-    }
-    ASSERT_EQ(deps.size(), 2u);
-    std::set<uint32_t> sources;
-    for (const uint32_t d : deps) {
-      EXPECT_EQ(w.flows[d].size_bytes, w.flows[i].size_bytes);
-      sources.insert(w.flows[d].src_host);
-    }
+    const uint32_t step = i / per_step;
     const uint32_t me = w.flows[i].src_host;
-    EXPECT_EQ(sources, (std::set<uint32_t>{me, (me + n - 1) % n}));
+    std::set<std::pair<uint32_t, uint32_t>> want;  // (sender, step) of each dependency
+    if (step >= 1) want.insert({(me + n - 1) % n, step - 1});
+    if (step >= 2) want.insert({me, step - 2});
+    std::set<std::pair<uint32_t, uint32_t>> got;
+    for (const uint32_t d : w.dependencies(i)) {
+      EXPECT_EQ(w.flows[d].size_bytes, w.flows[i].size_bytes);  // the same chunk
+      EXPECT_EQ(d % per_step / n, i % per_step / n);
+      got.insert({w.flows[d].src_host, d / per_step});
+    }
+    EXPECT_EQ(got, want) << "message " << i;
   }
-  EXPECT_EQ(first_step, n * 2);  // N ranks x 2 chunks of the 1 MiB slice
 }
 
 TEST(CollectiveTest, RingReduceScatterAndAllGatherSendNMinusOneOverN) {
@@ -131,8 +131,8 @@ TEST(CollectiveTest, RingReduceScatterAndAllGatherSendNMinusOneOverN) {
 TEST(CollectiveTest, HalvingDoublingAllReduceOnAPowerOfTwo) {
   const uint32_t n = 8;
   const uint64_t s = 8 * kMiB;
-  const Workload w = Build(Spec(CollectiveKind::kAllReduce, CollectiveAlgorithm::kHalvingDoubling,
-                                n, s, 1, 4 * kMiB));
+  const Workload w = Build(
+      Spec(CollectiveKind::kAllReduce, CollectiveAlgorithm::kHalvingDoubling, n, s, 1, 4 * kMiB));
   const PerRank c = Count(w, n);
   for (uint32_t r = 0; r < n; ++r) {
     EXPECT_EQ(c.sent_bytes[r], 2 * (n - 1) * s / n);
@@ -279,8 +279,8 @@ TEST(CollectiveTest, GatesOrderOperationsAtEveryRank) {
           EXPECT_TRUE(before.count(x)) << "message " << m << " of rank " << r << " before " << x;
         }
       }
-      const bool waits_for_first = std::any_of(
-          w.dependencies(m).begin(), w.dependencies(m).end(), [&](uint32_t d) { return d < boundary; });
+      const bool waits_for_first = std::any_of(w.dependencies(m).begin(), w.dependencies(m).end(),
+                                               [&](uint32_t d) { return d < boundary; });
       EXPECT_EQ(w.delay[m], waits_for_first && w.flows[m].src_host == r ? compute : Time::Zero());
     }
   }
@@ -301,15 +301,15 @@ TEST(CollectiveTest, RefusesWhatItCannotBuild) {
     return !AppendCollective(s, gates, Time::Zero(), Time::Zero(), 0, kNoIndex, &w).ok();
   };
   EXPECT_TRUE(refused(Spec(CollectiveKind::kAllToAll, CollectiveAlgorithm::kRing, 4, kMiB)));
-  EXPECT_TRUE(refused(Spec(CollectiveKind::kBroadcast, CollectiveAlgorithm::kHalvingDoubling, 4,
-                           kMiB)));
+  EXPECT_TRUE(
+      refused(Spec(CollectiveKind::kBroadcast, CollectiveAlgorithm::kHalvingDoubling, 4, kMiB)));
   EXPECT_TRUE(refused(Spec(CollectiveKind::kAllReduce, CollectiveAlgorithm::kRing, 8, 7)));
   CollectiveSpec dup = Spec(CollectiveKind::kAllReduce, CollectiveAlgorithm::kRing, 4, kMiB);
   dup.ranks[3] = 1;
   EXPECT_TRUE(refused(dup));
   const std::vector<RankGate> three(3);
-  EXPECT_TRUE(refused(Spec(CollectiveKind::kAllReduce, CollectiveAlgorithm::kRing, 4, kMiB),
-                      three));
+  EXPECT_TRUE(
+      refused(Spec(CollectiveKind::kAllReduce, CollectiveAlgorithm::kRing, 4, kMiB), three));
   CollectiveSpec uneven =
       Spec(CollectiveKind::kAllReduce, CollectiveAlgorithm::kHierarchical, 5, kMiB);
   uneven.group_of_rank = {0, 0, 0, 1, 1};

@@ -47,15 +47,6 @@ std::vector<uint32_t> Scattered() {
   return hosts;
 }
 
-TEST(PlacementTest, LocalityGroupsAreTheLeaves) {
-  const topo::Graph g = Clos();
-  const std::vector<uint32_t> groups = topo::LocalityGroups(g);
-  ASSERT_EQ(groups.size(), kHosts);
-  for (uint32_t h = 0; h < kHosts; ++h) EXPECT_EQ(groups[h], h / kHostsPerLeaf);
-  EXPECT_EQ(topo::MeetingLevel(g, 0, 3), 1u);
-  EXPECT_EQ(topo::MeetingLevel(g, 0, 4), 2u);
-}
-
 // The fewest crossings a ring through 4 leaves can make is 4 (it must leave each leaf once);
 // topology-aware reaches it. Linear keeps the scattered order: every edge crosses. Random
 // crosses on average 16 x 12/15 = 12.8 edges; any seed gives more than 4 here.
