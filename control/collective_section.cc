@@ -7,8 +7,6 @@
 #include "traffic/placement.h"
 
 namespace fe::control {
-namespace {
-
 using fabric_emu::Collective;
 
 Placement PlacementOf(Collective::Placement p) {
@@ -23,8 +21,6 @@ Placement PlacementOf(Collective::Placement p) {
   }
   return Placement::kLinear;
 }
-
-}  // namespace
 
 std::vector<uint64_t> CollectiveSizes(const Collective& c) {
   if (c.size_bytes_size() > 0) return {c.size_bytes().begin(), c.size_bytes().end()};

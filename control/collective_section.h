@@ -10,6 +10,7 @@
 #include "proto/scenario.pb.h"
 #include "topology/graph.h"
 #include "traffic/collective.h"
+#include "traffic/placement.h"
 #include "traffic/workload.h"
 
 namespace fe::control {
@@ -21,6 +22,7 @@ class Site;
 // max_bytes.
 std::vector<uint64_t> CollectiveSizes(const fabric_emu::Collective& c);
 
+Placement PlacementOf(fabric_emu::Collective::Placement p);
 CollectiveKind CollectiveKindOf(fabric_emu::Collective::Op op);
 // The algorithm asked for, or the op's default: ring, direct for all-to-all.
 CollectiveAlgorithm CollectiveAlgorithmOf(const fabric_emu::Collective& c);

@@ -1,6 +1,12 @@
 #include "control/training_section.h"
 
+#include <set>
+
+#include "control/collective_section.h"
 #include "control/emulation.h"
+#include "core/random.h"
+#include "topology/locality.h"
+#include "traffic/placement.h"
 #include "traffic/training.h"
 
 namespace fe::control {
@@ -24,10 +30,46 @@ ComputeTime ComputeTimeOf(const fabric_emu::ComputeTime& c) {
   return out;
 }
 
+StatusOr<std::vector<uint32_t>> TrainingRankHosts(const fabric_emu::Training& t,
+                                                  const topo::Graph& graph, uint64_t seed) {
+  std::vector<uint32_t> candidates(t.host().begin(), t.host().end());
+  if (candidates.empty()) {
+    const std::set<int32_t> storage(t.checkpoint().storage_hosts().begin(),
+                                    t.checkpoint().storage_hosts().end());
+    for (uint32_t h = 0; h < graph.num_hosts(); ++h) {
+      if (storage.count(static_cast<int32_t>(h)) == 0) candidates.push_back(h);
+    }
+  }
+  const auto tp = static_cast<uint32_t>(t.tensor_parallel());
+  const uint64_t ranks = uint64_t{tp} * static_cast<uint32_t>(t.data_parallel()) *
+                         static_cast<uint32_t>(t.pipeline_parallel());
+  if (ranks > candidates.size()) {
+    return Status::Error(
+        "data_parallel x tensor_parallel x pipeline_parallel = " + std::to_string(ranks) +
+        " ranks, but " + std::to_string(candidates.size()) + " hosts to place them on");
+  }
+  const std::vector<uint32_t> group = topo::LocalityGroups(graph);
+  std::vector<uint32_t> hosts =
+      PlaceRanks(PlacementOf(t.placement()), candidates, static_cast<uint32_t>(ranks), group, seed);
+  for (uint32_t r = 0; r < hosts.size(); ++r) {
+    const uint32_t first = r - r % tp;
+    if (group[hosts[r]] == group[hosts[first]]) continue;
+    return Status::Error("rank " + std::to_string(r) + " (host " + std::to_string(hosts[r]) +
+                         ") is in the tensor-parallel group of rank " + std::to_string(first) +
+                         " (host " + std::to_string(hosts[first]) +
+                         ") but not in its scale-up domain (or, without domains, behind its "
+                         "switch): a tensor-parallel group is tensor_parallel consecutive ranks "
+                         "inside one");
+  }
+  return hosts;
+}
+
 StatusOr<Workload> TrainingWorkload(const fabric_emu::Training& t, const topo::Graph& graph,
                                     uint64_t seed, const std::string& scenario_dir) {
+  StatusOr<std::vector<uint32_t>> hosts = TrainingRankHosts(t, graph, seed);
+  if (!hosts.ok()) return hosts.status();
   TrainingSpec spec;
-  spec.rank_hosts.assign(t.rank_hosts().begin(), t.rank_hosts().end());
+  spec.rank_hosts = std::move(hosts).value();
   spec.layout = {static_cast<uint32_t>(t.data_parallel()),
                  static_cast<uint32_t>(t.tensor_parallel()),
                  static_cast<uint32_t>(t.pipeline_parallel())};
@@ -49,7 +91,8 @@ StatusOr<Workload> TrainingWorkload(const fabric_emu::Training& t, const topo::G
                                      {c.storage_hosts().begin(), c.storage_hosts().end()}};
   }
   spec.start = TimeFromNs(t.start_ns());
-  return BuildTraining(spec, Job{"", "training"}, seed);
+  // Compute draws take a stream of their own, apart from the placement's.
+  return BuildTraining(spec, Job{"", "training"}, SplitMix64(seed).NextU64());
 }
 
 }  // namespace fe::control

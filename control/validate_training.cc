@@ -1,11 +1,11 @@
-// The training section: its parallel layout against its ranks, the sizes each kind of
-// parallelism needs, compute times, the checkpoint, and tensor-parallel groups inside one
-// locality group of the fabric.
+// The training section: its parallel layout against its hosts, the sizes each kind of parallelism
+// needs, compute times, the checkpoint, and tensor-parallel groups inside one locality group of
+// the fabric.
 #include <set>
 #include <string>
 
+#include "control/training_section.h"
 #include "control/validate_training.h"
-#include "topology/locality.h"
 #include "traffic/collective.h"
 
 namespace fe::control {
@@ -54,28 +54,6 @@ void CheckComputeTime(Validation& v, const ComputeTime& c, const Site& s) {
   }
 }
 
-// Each tensor-parallel group (tp consecutive ranks) exchanges after every pass: it must sit in
-// one scale-up domain, or behind one switch where the fabric has no domains.
-void CheckTensorParallelGroups(Validation& v, const Training& t, const Site& s) {
-  if (!v.graph || t.tensor_parallel() < 2) return;
-  const std::vector<uint32_t> group = topo::LocalityGroups(*v.graph);
-  for (int first = 0; first + t.tensor_parallel() <= t.rank_hosts_size();
-       first += t.tensor_parallel()) {
-    for (int r = first + 1; r < first + t.tensor_parallel(); ++r) {
-      if (group[t.rank_hosts(r)] == group[t.rank_hosts(first)]) continue;
-      v.out.AddAt(s.Line(Training::kRankHostsFieldNumber, r),
-                  s.Path(Training::kRankHostsFieldNumber, r),
-                  "rank " + std::to_string(r) + " (host " + std::to_string(t.rank_hosts(r)) +
-                      ") is in the tensor-parallel group of rank " + std::to_string(first) +
-                      " (host " + std::to_string(t.rank_hosts(first)) +
-                      ") but not in its scale-up domain (or, without domains, behind its "
-                      "switch): a tensor-parallel group is tensor_parallel consecutive ranks "
-                      "inside one");
-      return;
-    }
-  }
-}
-
 void CheckCheckpoint(Validation& v, const Training& t, const Checkpoint& c, const Site& s) {
   if (v.out.Present(s, Checkpoint::kEveryIterationsFieldNumber, c.has_every_iterations(),
                     "how many iterations between checkpoints")) {
@@ -87,13 +65,13 @@ void CheckCheckpoint(Validation& v, const Training& t, const Checkpoint& c, cons
       !CheckHostList(v, s, Checkpoint::kStorageHostsFieldNumber, c.storage_hosts())) {
     return;
   }
-  const std::set<int32_t> ranks(t.rank_hosts().begin(), t.rank_hosts().end());
+  const std::set<int32_t> ranks(t.host().begin(), t.host().end());
   for (int i = 0; i < c.storage_hosts_size(); ++i) {
     if (ranks.count(c.storage_hosts(i)) == 0) continue;
     v.out.AddAt(s.Line(Checkpoint::kStorageHostsFieldNumber, i),
                 s.Path(Checkpoint::kStorageHostsFieldNumber, i),
                 "host " + std::to_string(c.storage_hosts(i)) +
-                    " holds a rank: a storage host is another endpoint");
+                    " may hold a rank: a storage host is another endpoint, not in `host`");
   }
 }
 
@@ -115,15 +93,18 @@ double ValidateTraining(Validation& v, const Training& t, const Site& s) {
     const int32_t value = t.GetReflection()->GetInt32(t, f);
     layout_ok &= v.out.InRange(s, field, value, 1, 1 << 16);
   }
-  const int ranks = t.rank_hosts_size();
-  const bool hosts_ok = v.out.Present(s, Training::kRankHostsFieldNumber, ranks >= 2,
-                                      "the host of every rank, two or more") &&
-                        CheckHostList(v, s, Training::kRankHostsFieldNumber, t.rank_hosts());
-  const int64_t product = int64_t{t.data_parallel()} * t.tensor_parallel() * t.pipeline_parallel();
-  if (layout_ok && ranks >= 2 && product != ranks) {
-    v.out.Add(s, Training::kRankHostsFieldNumber,
-              "data_parallel x tensor_parallel x pipeline_parallel = " + std::to_string(product) +
-                  " ranks, but " + std::to_string(ranks) + " hosts are listed");
+  const int64_t ranks = int64_t{t.data_parallel()} * t.tensor_parallel() * t.pipeline_parallel();
+  if (layout_ok && ranks < 2) {
+    v.out.AddWhole(s,
+                   "a job of one rank sends nothing: data_parallel x tensor_parallel x "
+                   "pipeline_parallel must be 2 or more");
+    layout_ok = false;
+  }
+  const bool hosts_ok = CheckHostList(v, s, Training::kHostFieldNumber, t.host());
+  if (layout_ok && t.placement() == fabric_emu::Collective::RANDOM && t.tensor_parallel() > 1) {
+    v.out.Add(s, Training::kPlacementFieldNumber,
+              "RANDOM scatters tensor-parallel groups over scale-up domains; choose LINEAR or "
+              "TOPOLOGY_AWARE with tensor_parallel > 1");
     layout_ok = false;
   }
   if (t.data_parallel() > 1 &&
@@ -151,7 +132,14 @@ double ValidateTraining(Validation& v, const Training& t, const Site& s) {
   }
   v.Duration(s, Training::kStartNsFieldNumber, t.start_ns(), false);
   if (!layout_ok || !hosts_ok) return 0;
-  CheckTensorParallelGroups(v, t, s);
+  if (v.graph) {
+    // The placement as the run makes it (RANDOM is refused above where the seed would matter).
+    if (StatusOr<std::vector<uint32_t>> placed =
+            TrainingRankHosts(t, *v.graph, v.scenario.run().seed());
+        !placed.ok()) {
+      v.out.Add(s, Training::kHostFieldNumber, placed.status().message());
+    }
+  }
 
   const double dp = t.data_parallel(), tp = t.tensor_parallel(), pp = t.pipeline_parallel();
   const double m = t.microbatches(), channels = t.channels();
@@ -166,7 +154,8 @@ double ValidateTraining(Validation& v, const Training& t, const Site& s) {
   }
   double messages = per_iteration * t.iterations();
   if (t.has_checkpoint() && t.checkpoint().every_iterations() > 0) {
-    messages += static_cast<double>(t.iterations() / t.checkpoint().every_iterations()) * ranks;
+    messages += static_cast<double>(t.iterations() / t.checkpoint().every_iterations()) *
+                static_cast<double>(ranks);
   }
   return messages;
 }

@@ -20,7 +20,7 @@ std::string Scenario(const std::string& training) {
 }
 
 constexpr char kValid[] =
-    "  rank_hosts: [0, 1, 2, 3, 4, 5, 6, 7]\n"                                           // 3
+    "  host: [0, 1, 2, 3, 4, 5, 6, 7]\n"                                                 // 3
     "  data_parallel: 2 tensor_parallel: 2 pipeline_parallel: 2\n"                       // 4
     "  microbatches: 4 iterations: 3 gradient_buckets: 2\n"                              // 5
     "  bucket_bytes: 1048576 tensor_parallel_bytes: 65536\n"                             // 6
@@ -70,30 +70,30 @@ TEST(TrainingSectionTest, BadSectionsAreRefusedWithTheirFieldPath) {
   const std::string f = "traffic[0].training.";
   EXPECT_EQ(OnlyError(Replaced(Scenario(kValid), "pipeline_parallel: 2", "pipeline_parallel: 3")),
             at + "2: " + f +
-                "rank_hosts: data_parallel x tensor_parallel x pipeline_parallel = 12 ranks, but 8 "
-                "hosts are listed");
+                "host: data_parallel x tensor_parallel x pipeline_parallel = 12 ranks, but 8 "
+                "hosts to place them on");
   EXPECT_EQ(OnlyError(Replaced(Scenario(kValid), "bucket_bytes: 1048576 ", "")),
             at + "2: " + f +
                 "bucket_bytes: required: the bytes of each gradient bucket "
                 "(data_parallel > 1)");
   EXPECT_EQ(
       OnlyError(Replaced(Scenario(kValid), "[0, 1, 2, 3, 4, 5, 6, 7]", "[0, 1, 2, 3, 4, 5, 6, 6]")),
-      at + "2: " + f + "rank_hosts[7]: host 6 is listed twice");
+      at + "2: " + f + "host[7]: host 6 is listed twice");
   EXPECT_EQ(OnlyError(Replaced(Scenario(kValid), "[0, 1, 2, 3, 4, 5, 6, 7]",
                                "[0, 1, 2, 3, 4, 5, 6, 16]")),
             at + "2: " + f +
-                "rank_hosts[7]: must be a host index in [0, 15] (the topology has "
+                "host[7]: must be a host index in [0, 15] (the topology has "
                 "16 hosts), got 16");
   EXPECT_EQ(
       OnlyError(Replaced(Scenario(kValid), "storage_hosts: [14, 15]", "storage_hosts: [15, 7]")),
       at + "9: " + f +
-          "checkpoint.storage_hosts[1]: host 7 holds a rank: a storage host "
-          "is another endpoint");
+          "checkpoint.storage_hosts[1]: host 7 may hold a rank: a storage host "
+          "is another endpoint, not in `host`");
   // Hosts 1 and 2 sit behind different edge switches: a tensor-parallel group across them.
   EXPECT_EQ(
       OnlyError(Replaced(Scenario(kValid), "[0, 1, 2, 3, 4, 5, 6, 7]", "[0, 2, 1, 3, 4, 5, 6, 7]")),
       at + "2: " + f +
-          "rank_hosts[1]: rank 1 (host 2) is in the tensor-parallel group of rank 0 (host 0) "
+          "host: rank 1 (host 2) is in the tensor-parallel group of rank 0 (host 0) "
           "but not in its scale-up domain (or, without domains, behind its switch): a "
           "tensor-parallel group is tensor_parallel consecutive ranks inside one");
   EXPECT_EQ(OnlyError(Replaced(Scenario(kValid), "forward { mean_ns: 20000 }",
@@ -106,6 +106,10 @@ TEST(TrainingSectionTest, BadSectionsAreRefusedWithTheirFieldPath) {
             at + "8: " + f +
                 "forward.stddev_ns: a FIXED time has no deviation; choose NORMAL or "
                 "LOGNORMAL, got 5");
+  EXPECT_EQ(OnlyError(Replaced(Scenario(kValid), "  host:", "  placement: RANDOM host:")),
+            at + "3: " + f +
+                "placement: RANDOM scatters tensor-parallel groups over scale-up domains; choose "
+                "LINEAR or TOPOLOGY_AWARE with tensor_parallel > 1");
   EXPECT_EQ(OnlyError(Replaced(Scenario(kValid), "microbatches: 4", "microbatches: 0")),
             at + "5: " + f + "microbatches: must be in [1, 65536], got 0");
   EXPECT_EQ(OnlyError(Replaced(Scenario(kValid), "  activation_bytes: 131072\n", "")),
