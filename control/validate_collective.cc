@@ -20,12 +20,7 @@ constexpr int kMaxIterations = 1000000;
 bool AlgorithmFits(const Collective& c, Validation& v, const Site& s) {
   const CollectiveAlgorithm a = CollectiveAlgorithmOf(c);
   const CollectiveKind k = CollectiveKindOf(c.op());
-  const bool ok = a == CollectiveAlgorithm::kDirect ? k == CollectiveKind::kAllToAll
-                  : k == CollectiveKind::kAllToAll  ? false
-                  : a == CollectiveAlgorithm::kDoubleBinaryTree
-                      ? k == CollectiveKind::kAllReduce || k == CollectiveKind::kBroadcast
-                  : a == CollectiveAlgorithm::kHalvingDoubling ? k != CollectiveKind::kBroadcast
-                                                               : true;
+  const bool ok = HasAlgorithm(k, a);
   if (!ok) {
     v.out.Add(s, Collective::kAlgorithmFieldNumber,
               std::string(CollectiveKindName(k)) + " has no " + CollectiveAlgorithmName(a) +

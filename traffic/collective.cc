@@ -8,27 +8,6 @@
 namespace fe {
 namespace {
 
-bool HasAlgorithm(CollectiveKind kind, CollectiveAlgorithm algorithm) {
-  using A = CollectiveAlgorithm;
-  switch (kind) {
-    case CollectiveKind::kAllReduce:
-      return algorithm == A::kRing || algorithm == A::kDoubleBinaryTree ||
-             algorithm == A::kHalvingDoubling || algorithm == A::kHierarchical;
-    case CollectiveKind::kAllGather:
-    case CollectiveKind::kReduceScatter:
-      return algorithm == A::kRing || algorithm == A::kHalvingDoubling ||
-             algorithm == A::kHierarchical;
-    case CollectiveKind::kBroadcast:
-      return algorithm == A::kRing || algorithm == A::kDoubleBinaryTree ||
-             algorithm == A::kHierarchical;
-    case CollectiveKind::kAllToAll:
-      return algorithm == A::kDirect;
-    case CollectiveKind::kSendRecv:
-      return algorithm == A::kDirect;
-  }
-  return false;
-}
-
 Status CheckSpec(const CollectiveSpec& spec, std::span<const RankGate> start_after) {
   const auto n = static_cast<uint32_t>(spec.ranks.size());
   if (n == 0) return Status::Error("a collective needs at least one rank");
@@ -75,6 +54,27 @@ Status CheckSpec(const CollectiveSpec& spec, std::span<const RankGate> start_aft
 }
 
 }  // namespace
+
+bool HasAlgorithm(CollectiveKind kind, CollectiveAlgorithm algorithm) {
+  using A = CollectiveAlgorithm;
+  switch (kind) {
+    case CollectiveKind::kAllReduce:
+      return algorithm == A::kRing || algorithm == A::kDoubleBinaryTree ||
+             algorithm == A::kHalvingDoubling || algorithm == A::kHierarchical;
+    case CollectiveKind::kAllGather:
+    case CollectiveKind::kReduceScatter:
+      return algorithm == A::kRing || algorithm == A::kHalvingDoubling ||
+             algorithm == A::kHierarchical;
+    case CollectiveKind::kBroadcast:
+      return algorithm == A::kRing || algorithm == A::kDoubleBinaryTree ||
+             algorithm == A::kHierarchical;
+    case CollectiveKind::kAllToAll:
+      return algorithm == A::kDirect;
+    case CollectiveKind::kSendRecv:
+      return algorithm == A::kDirect;
+  }
+  return false;
+}
 
 uint64_t MinimumBytes(CollectiveKind kind, CollectiveAlgorithm algorithm, uint32_t ranks) {
   switch (algorithm) {

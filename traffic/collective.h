@@ -38,6 +38,11 @@ struct CollectiveSpec {
 const char* CollectiveKindName(CollectiveKind kind);
 const char* CollectiveAlgorithmName(CollectiveAlgorithm algorithm);
 
+// Whether `kind` can run by `algorithm`: ring for all but AllToAll; double binary tree for
+// AllReduce and Broadcast; halving-doubling for AllReduce, AllGather and ReduceScatter;
+// hierarchical for all but AllToAll; direct for AllToAll (and SendRecv) only.
+bool HasAlgorithm(CollectiveKind kind, CollectiveAlgorithm algorithm);
+
 // The messages a rank waits for before it may start (empty: none).
 using RankGate = std::vector<uint32_t>;
 
