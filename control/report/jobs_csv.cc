@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "control/report_writer.h"
+
 namespace fe::control {
 namespace {
 
@@ -37,6 +39,14 @@ std::string JobsCsv(const Workload& w, std::span<const JobTiming> jobs) {
     }
   }
   return out.str();
+}
+
+StatusOr<std::string> WriteJobsCsv(const Workload& w, std::span<const MessageOutcome> outcomes,
+                                   const std::string& out_dir) {
+  if (w.iterations.empty()) return std::string();
+  const std::string path = out_dir + "/jobs.csv";
+  if (Status s = WriteFile(path, JobsCsv(w, JobTimings(w, outcomes))); !s.ok()) return s;
+  return path;
 }
 
 }  // namespace fe::control
