@@ -65,6 +65,36 @@ TEST(TrainingSectionTest, AValidSectionBecomesItsWorkload) {
   EXPECT_EQ(w->iterations[1].compute, Time::FromUs(60) * (4 + 2 - 1));
 }
 
+// 4 servers of 4 accelerators, each server a scale-up domain; hosts 12-15 (the last server) are
+// storage. With `host` unset the ranks take every other host; TOPOLOGY_AWARE fills domains one
+// after another, so tensor-parallel groups of 4 are whole servers whatever order `host` lists.
+TEST(TrainingSectionTest, PlacementKeepsTensorParallelGroupsInsideDomains) {
+  const std::string fabric =
+      "topology { link_class { name: \"l\" rate_gbps: 100 delay_ns: 500 }\n"
+      " link_class { name: \"su\" rate_gbps: 800 delay_ns: 150 }\n"
+      " rail_optimized { servers: 4 accelerators_per_server: 4 servers_per_rail_group: 4\n"
+      "  spines: 2 rail_up_links: 4 host_link_class: \"l\" uplink_class: \"l\" }\n"
+      " scale_up { domain_size: 4 link_class: \"su\" } }\n";
+  const std::string training =
+      "  tensor_parallel: 4 data_parallel: 3 bucket_bytes: 65536 tensor_parallel_bytes: 4096\n"
+      "  checkpoint { every_iterations: 1 shard_bytes: 1 storage_hosts: [12, 13, 14, 15] }\n";
+  const StatusOr<fabric_emu::Scenario> s = LoadScenarioText(
+      fabric + "traffic { training {\n  placement: TOPOLOGY_AWARE\n" + training + "} }\n",
+      "t.textproto");
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  StatusOr<topo::Graph> graph = topo::BuildTopology(s->topology(), ".");
+  ASSERT_TRUE(graph.ok()) << graph.status().message();
+  StatusOr<std::vector<uint32_t>> hosts = TrainingRankHosts(s->traffic(0).training(), *graph, 1);
+  ASSERT_TRUE(hosts.ok()) << hosts.status().message();
+  EXPECT_EQ(*hosts, (std::vector<uint32_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}));
+  // Listed across servers, LINEAR keeps that order and splits groups; TOPOLOGY_AWARE regroups.
+  const std::string scattered = "  host: [0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11]\n";
+  EXPECT_NE(OnlyError(fabric + "traffic { training {\n" + scattered + training + "} }\n"), "");
+  EXPECT_EQ(OnlyError(fabric + "traffic { training {\n  placement: TOPOLOGY_AWARE\n" + scattered +
+                      training + "} }\n"),
+            "");
+}
+
 TEST(TrainingSectionTest, BadSectionsAreRefusedWithTheirFieldPath) {
   const std::string at = "t.textproto:";
   const std::string f = "traffic[0].training.";
