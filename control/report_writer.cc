@@ -6,8 +6,10 @@
 #include <sstream>
 
 #include "control/ideal_fct.h"
+#include "control/report/jobs_json.h"
 #include "dataplane/drop_reason.h"
 #include "topology/path.h"
+#include "traffic/message_outcomes.h"
 
 namespace fe::control {
 
@@ -185,6 +187,9 @@ std::string SummaryJson(const fabric_emu::Scenario& scenario, uint64_t seed,
   }
   j["drops"] = Json{{"packets", t.drops.total_packets()}, {"by_reason", by_reason}};
   if (e.failures != nullptr) j["failures"] = FailuresJson(e.failures->Summary());
+  if (!e.workload.iterations.empty()) {
+    j["jobs"] = JobsJson(e.workload, JobTimings(e.workload, OutcomesOf(e.fabric->messages())));
+  }
   j["switch_queues"] = SwitchQueuesJson(e);
   j["paused_host_uplinks"] = PausedHostsJson(e);
   j["mbufs_in_use_at_end"] = e.fabric->mbufs_in_use();

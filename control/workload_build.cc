@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "control/emulation.h"
+#include "control/training_section.h"
 #include "dataplane/message.h"
 #include "traffic/cdf_load.h"
 #include "traffic/flow_size_cdf.h"
@@ -62,7 +63,7 @@ StatusOr<Workload> SectionWorkload(const fabric_emu::Traffic& t, const topo::Gra
     case fabric_emu::Traffic::kCollective:
       return Status::Error("collective is not available");
     case fabric_emu::Traffic::kTraining:
-      return Status::Error("training is not available");
+      return TrainingWorkload(t.training(), graph, seed, scenario_dir);
     case fabric_emu::Traffic::kKvCache:
       return Status::Error("kv_cache is not available");
     case fabric_emu::Traffic::kTrace:
