@@ -3,20 +3,13 @@
 #include <cstdio>
 #include <sstream>
 
+#include "control/report/csv_field.h"
 #include "control/report_writer.h"
 
 namespace fe::control {
 namespace {
 
 double Ns(Time t) { return static_cast<double>(t.ps()) / 1000.0; }
-
-// RFC 4180: a field holding a comma, quote or line break is quoted, its quotes doubled.
-std::string CsvField(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-  std::string quoted = "\"";
-  for (const char c : s) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
-}
 
 }  // namespace
 

@@ -7,19 +7,14 @@ double Ns(Time t) { return static_cast<double>(t.ps()) / 1000.0; }
 
 }  // namespace
 
-nlohmann::ordered_json JobsJson(const Workload& w, std::span<const JobTiming> jobs) {
-  nlohmann::ordered_json out = nlohmann::ordered_json::array();
-  for (const JobTiming& job : jobs) {
-    nlohmann::ordered_json j;
-    j["job"] = w.jobs[job.job].name;
-    j["kind"] = w.jobs[job.job].kind;
-    j["iterations"] = job.iterations.size();
-    j["iterations_completed"] = job.completed;
-    j["iteration_time_ns"] = {{"p50", Ns(job.p50)}, {"p99", Ns(job.p99)}, {"max", Ns(job.max)}};
-    j["communication_share"] = job.communication_share;
-    out.push_back(std::move(j));
+void AddIterationTimes(std::span<const JobTiming> timings, nlohmann::ordered_json* jobs) {
+  for (const JobTiming& t : timings) {
+    (*jobs)[t.job]["iterations"] = {
+        {"count", t.iterations.size()},
+        {"completed", t.completed},
+        {"time_ns", {{"p50", Ns(t.p50)}, {"p99", Ns(t.p99)}, {"max", Ns(t.max)}}},
+        {"communication_share", t.communication_share}};
   }
-  return out;
 }
 
 }  // namespace fe::control
