@@ -7,12 +7,14 @@
 #include <vector>
 
 #include "control/cli_args.h"
+#include "control/report/collectives_report.h"
 #include "control/report_writer.h"
 #include "control/scenario_loader.h"
 #include "control/serve.h"
 #include "control/software_run.h"
 #include "control/topo_command.h"
 #include "dataplane/eal.h"
+#include "traffic/message_outcomes.h"
 
 namespace fe::control {
 namespace {
@@ -75,6 +77,13 @@ int Run(const CliArgs& args, const fabric_emu::Scenario& scenario) {
     }
     outputs += ", " + out_dir + "/" + name;
   }
+  StatusOr<std::string> collectives = WriteCollectiveReports(
+      run->emulation->workload, OutcomesOf(run->emulation->fabric->messages()), out_dir, std::cout);
+  if (!collectives.ok()) {
+    std::cerr << "fabric-emu: " << collectives.status().message() << "\n";
+    return kExitRuntimeFailure;
+  }
+  if (!collectives->empty()) outputs += ", " + *collectives;
   if (scenario.has_capture()) outputs += ", " + out_dir + "/" + scenario.capture().file();
   std::cout << HumanSummary(scenario, seed, *run, flows) << "  outputs   " << outputs << "\n";
   return kExitOk;

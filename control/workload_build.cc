@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "control/collective_section.h"
 #include "control/emulation.h"
 #include "dataplane/message.h"
 #include "traffic/cdf_load.h"
@@ -60,7 +61,7 @@ StatusOr<Workload> SectionWorkload(const fabric_emu::Traffic& t, const topo::Gra
       break;
     }
     case fabric_emu::Traffic::kCollective:
-      return Status::Error("collective is not available");
+      return CollectiveWorkload(t.collective(), graph, seed, scenario_dir);
     case fabric_emu::Traffic::kTraining:
       return Status::Error("training is not available");
     case fabric_emu::Traffic::kKvCache:
