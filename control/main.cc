@@ -79,8 +79,8 @@ int Run(const CliArgs& args, const fabric_emu::Scenario& scenario) {
     }
     outputs += ", " + out_dir + "/" + name;
   }
-  StatusOr<std::string> collectives = WriteCollectiveReports(
-      run->emulation->workload, OutcomesOf(run->emulation->fabric->messages()), out_dir, std::cout);
+  StatusOr<std::string> collectives =
+      WriteCollectiveReports(workload, outcomes, out_dir, std::cout);
   if (!collectives.ok()) {
     std::cerr << "fabric-emu: " << collectives.status().message() << "\n";
     return kExitRuntimeFailure;
