@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "control/cli_args.h"
+#include "control/report/collectives_report.h"
 #include "control/report/jobs_csv.h"
 #include "control/report_writer.h"
 #include "control/scenario_loader.h"
@@ -79,8 +80,14 @@ int Run(const CliArgs& args, const fabric_emu::Scenario& scenario) {
     }
     outputs += ", " + out_dir + "/" + name;
   }
-  StatusOr<std::string> jobs = WriteJobsCsv(
-      run->emulation->workload, OutcomesOf(run->emulation->fabric->messages()), out_dir);
+  StatusOr<std::string> collectives =
+      WriteCollectiveReports(workload, outcomes, out_dir, std::cout);
+  if (!collectives.ok()) {
+    std::cerr << "fabric-emu: " << collectives.status().message() << "\n";
+    return kExitRuntimeFailure;
+  }
+  if (!collectives->empty()) outputs += ", " + *collectives;
+  StatusOr<std::string> jobs = WriteJobsCsv(workload, outcomes, out_dir);
   if (!jobs.ok()) {
     std::cerr << "fabric-emu: " << jobs.status().message() << "\n";
     return kExitRuntimeFailure;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "control/collective_section.h"
 #include "control/emulation.h"
 #include "control/training_section.h"
 #include "dataplane/message.h"
@@ -61,7 +62,7 @@ StatusOr<Workload> SectionWorkload(const fabric_emu::Traffic& t, const topo::Gra
       break;
     }
     case fabric_emu::Traffic::kCollective:
-      return Status::Error("collective is not available");
+      return CollectiveWorkload(t.collective(), graph, seed, scenario_dir);
     case fabric_emu::Traffic::kTraining:
       return TrainingWorkload(t.training(), graph, seed, scenario_dir);
     case fabric_emu::Traffic::kKvCache:

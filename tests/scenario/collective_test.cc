@@ -24,8 +24,13 @@
 // to other leaves, all over its one up-link (and receive as much over its one down-link), so
 //   T = D (N - D) (S/N) / (B x 4096/4264),
 // three times what the host links alone would allow ((N - 1)(S/N) at the same rate). Asserted in
-// [0.99, 1.05] x T: nothing beats the up-link's payload rate, and a few percent covers the first
-// microseconds and PFC pausing hosts while the up-link queue is full.
+// [F/(F+A), 1.05] x T. Below: the up-link must at least carry the data frames, F/(F+A) = 0.980 of
+// T; the ACKs it also carries need not all fall inside the operation's span (they lag the data
+// they acknowledge by a link's round trip). Above, a few percent for the first microseconds and
+// PFC pausing hosts while the up-link queue is full.
+//
+// Measured (seed 1): ring AllReduce 0.998 x T at 2 MiB and 1.000 x T at 32 MiB, busbw 0.993 x
+// the payload share at 32 MiB; AllToAll 0.991 x T.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -60,14 +65,14 @@ std::string Star(int n) {
   return t + "} }\n";
 }
 
-struct Run {
+struct CollectiveRun {
   fe::testing::ScenarioRun run;
   std::vector<CollectiveMeasure> measures;
   std::string csv;
 };
 
-Run RunText(const std::string& text, uint64_t seed = 1) {
-  Run r{fe::testing::RunScenarioText(text, "collective.textproto", seed), {}, {}};
+CollectiveRun RunText(const std::string& text, uint64_t seed = 1) {
+  CollectiveRun r{fe::testing::RunScenarioText(text, "collective.textproto", seed), {}, {}};
   const Emulation& e = *r.run.run.emulation;
   const std::vector<MessageOutcome> outcomes = OutcomesOf(e.fabric->messages());
   r.measures = MeasureCollectives(e.workload, outcomes);
@@ -83,10 +88,10 @@ Run RunText(const std::string& text, uint64_t seed = 1) {
 
 TEST(CollectiveScenarioTest, RingAllReduceTakesTheClosedFormTime) {
   const uint32_t n = 8;
-  const Run r = RunText(Star(n) +
-                        "run { progress: false }\n"
-                        "traffic { collective { op: ALL_REDUCE algorithm: RING "
-                        "size_bytes: [2097152, 33554432] chunk_bytes: 4194304 } }\n");
+  const CollectiveRun r = RunText(Star(n) +
+                                  "run { progress: false }\n"
+                                  "traffic { collective { op: ALL_REDUCE algorithm: RING "
+                                  "size_bytes: [2097152, 33554432] chunk_bytes: 4194304 } }\n");
   ASSERT_EQ(r.measures.size(), 2u);
   const double bit_ns = 1 / kRateGbps;  // ns per bit
   const double step_latency_ns = 2 * kDelayNs + DataWireBytes() * 8 * bit_ns;
@@ -106,7 +111,7 @@ TEST(CollectiveScenarioTest, RingAllReduceTakesTheClosedFormTime) {
 TEST(CollectiveScenarioTest, AllToAllIsCappedByTheOversubscribedTier) {
   const uint32_t leaves = 4, d = 4, n = leaves * d;
   const uint64_t s = n * 262144;  // 256 KiB to each peer
-  const Run r = RunText(
+  const CollectiveRun r = RunText(
       "topology { link_class { name: \"l\" rate_gbps: 100 delay_ns: 1000 }\n"
       " clos { host_link_class: \"l\"\n"
       "  tier { switches: 4 down_links: 4 up_links: 1 uplink_class: \"l\" }\n"
@@ -119,7 +124,8 @@ TEST(CollectiveScenarioTest, AllToAllIsCappedByTheOversubscribedTier) {
   ASSERT_TRUE(r.measures[0].complete);
   const double want_ns = d * (n - d) * static_cast<double>(s / n) * 8 / PayloadShareGbps();
   const double got_ns = static_cast<double>(r.measures[0].time().ps()) * 1e-3;
-  EXPECT_GE(got_ns / want_ns, 0.99) << got_ns << " ns, want " << want_ns;
+  EXPECT_GE(got_ns / want_ns, DataWireBytes() / (DataWireBytes() + AckWireBytes()))
+      << got_ns << " ns, want " << want_ns;
   EXPECT_LE(got_ns / want_ns, 1.05) << got_ns << " ns, want " << want_ns;
 }
 
@@ -164,7 +170,7 @@ TEST(CollectiveScenarioTest, SameSeedGivesTheSameCollectives) {
                            "traffic { collective { op: ALL_REDUCE algorithm: DOUBLE_BINARY_TREE "
                            "min_bytes: 65536 max_bytes: 1048576 step_factor: 4 iterations: 2 "
                            "channels: 2 chunk_bytes: 65536 } }\n";
-  const Run a = RunText(text), b = RunText(text);
+  const CollectiveRun a = RunText(text), b = RunText(text);
   EXPECT_EQ(a.csv, b.csv);
   EXPECT_EQ(a.measures.size(), 3u * 2);
 }
