@@ -166,9 +166,9 @@ std::string SummaryJson(const fabric_emu::Scenario& scenario, uint64_t seed,
     buckets.push_back(o);
   }
   j["slowdown_by_size"] = buckets;
-  j["jobs"] = JobsJson(e.workload, OutcomesOf(e.fabric->messages()));
-  AddIterationTimes(JobTimings(e.workload, OutcomesOf(e.fabric->messages())),
-                    &j["jobs"]);
+  const std::vector<MessageOutcome> outcomes = OutcomesOf(e.fabric->messages());
+  j["jobs"] = JobsJson(e.workload, outcomes);
+  AddIterationTimes(JobTimings(e.workload, outcomes), &j["jobs"]);
   j["bytes_sent"] = t.nics.payload_bytes_sent;
   j["bytes_delivered"] = t.nics.payload_bytes_received;
   j["packets_sent"] = t.nics.data_packets_sent;
