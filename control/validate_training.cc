@@ -1,6 +1,8 @@
 // The training section: its parallel layout against its hosts, the sizes each kind of parallelism
 // needs, compute times, the checkpoint, and tensor-parallel groups inside one locality group of
 // the fabric.
+#include <algorithm>
+#include <cmath>
 #include <set>
 #include <string>
 
@@ -76,9 +78,12 @@ void CheckCheckpoint(Validation& v, const Training& t, const Checkpoint& c, cons
 }
 
 // Messages of one ring AllReduce of `bytes` over n ranks: 2(n - 1) steps of n sends, per channel
-// and chunk.
+// and chunk of each rank's slice (as traffic/collective_ring.cc cuts them; at most, since a size
+// too small for every channel uses fewer).
 double RingMessages(double n, double bytes, double channels) {
-  return 2 * (n - 1) * n * (channels + bytes / (n * static_cast<double>(kDefaultChunkBytes)));
+  const double chunks =
+      std::max(1.0, std::ceil(bytes / (channels * n * static_cast<double>(kDefaultChunkBytes))));
+  return 2 * (n - 1) * n * channels * chunks;
 }
 
 }  // namespace

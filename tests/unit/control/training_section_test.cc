@@ -140,6 +140,10 @@ TEST(TrainingSectionTest, BadSectionsAreRefusedWithTheirFieldPath) {
             at + "3: " + f +
                 "placement: RANDOM scatters tensor-parallel groups over scale-up domains; choose "
                 "LINEAR or TOPOLOGY_AWARE with tensor_parallel > 1");
+  // 65,536 iterations of 64 microbatches: about 2 x 10^8 messages, more than a run holds.
+  const std::string huge = OnlyError(Replaced(Scenario(kValid), "microbatches: 4 iterations: 3",
+                                              "microbatches: 64 iterations: 65536"));
+  EXPECT_EQ(huge.rfind(at + "2: traffic[0]: the traffic up to here holds about ", 0), 0u) << huge;
   EXPECT_EQ(OnlyError(Replaced(Scenario(kValid), "microbatches: 4", "microbatches: 0")),
             at + "5: " + f + "microbatches: must be in [1, 65536], got 0");
   EXPECT_EQ(OnlyError(Replaced(Scenario(kValid), "  activation_bytes: 131072\n", "")),
