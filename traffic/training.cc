@@ -19,9 +19,9 @@ struct Draws {
 // The later of a rank's own moment and the arrival of messages it waits for. Where the two have
 // no common form (the rank's moment is a compute after messages, not a delivery), the arrival is
 // the later one, in the two places that happens:
-// - the first stage's backward passes at the end of 1F1B with tensor parallel 1: the second stage
-//   sent the gradient after its own previous send to the first stage was delivered (the first
-//   stage's previous backward started then) and after a backward of the same length;
+// - the first stage's last backwards in 1F1B, with tensor parallel 1: the gradient it waits for
+//   left the second stage at least a backward after the previous gradient reached the first
+//   stage, which is when the first stage's previous backward, of the same length, started;
 // - a gradient AllReduce completing at the first stage: it completes there only after the rank
 //   has sent its own share, which it does once its backward is done.
 ReadyAt LaterOrArrival(const ReadyAt& own, const ReadyAt& arrival) {
