@@ -33,10 +33,13 @@
 // the payload share at 32 MiB; AllToAll 0.991 x T.
 #include <gtest/gtest.h>
 
+#include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "control/report/collectives_report.h"
+#include "control/report_writer.h"
 #include "dataplane/packet.h"
 #include "dataplane/roce_headers.h"
 #include "scenario_run.h"
@@ -65,6 +68,21 @@ std::string Star(int n) {
   return t + "} }\n";
 }
 
+// The rows of a CSV without quoted fields, header left out.
+std::vector<std::vector<std::string>> CsvRows(const std::string& csv) {
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells;
+    std::istringstream fields(line);
+    for (std::string cell; std::getline(fields, cell, ',');) cells.push_back(cell);
+    rows.push_back(std::move(cells));
+  }
+  return rows;
+}
+
 struct CollectiveRun {
   fe::testing::ScenarioRun run;
   std::vector<CollectiveMeasure> measures;
@@ -77,11 +95,23 @@ CollectiveRun RunText(const std::string& text, uint64_t seed = 1) {
   const std::vector<MessageOutcome> outcomes = OutcomesOf(e.fabric->messages());
   r.measures = MeasureCollectives(e.workload, outcomes);
   r.csv = CollectivesCsv(e.workload, r.measures);
-  // No message started before its dependencies were delivered, plus its delay.
-  for (uint32_t id = 0; id < e.workload.size(); ++id) {
-    for (const uint32_t d : e.workload.dependencies(id)) {
-      EXPECT_GE(outcomes[id].started, outcomes[d].delivered + e.workload.delay[id]) << id;
+  // No message started before its dependencies were delivered (these collectives have no
+  // compute delay), read from flows.csv: started_ns against the finish_ns of every id in after.
+  const std::vector<std::vector<std::string>> rows =
+      CsvRows(FlowsCsv(CollectFlowMetrics(e, kMtu), e.workload, outcomes));
+  EXPECT_EQ(rows.size(), e.workload.size());
+  for (const std::vector<std::string>& row : rows) {
+    const double started_ns = std::stod(row[12]);
+    std::istringstream after(row.size() > 13 ? row[13] : "");
+    uint32_t waits = 0;
+    for (uint32_t d; after >> d; ++waits) {
+      if (d >= rows.size() || rows[d][7].empty()) {
+        ADD_FAILURE() << "message " << row[0] << " waits for " << d << ", never delivered";
+        continue;
+      }
+      EXPECT_GE(started_ns, std::stod(rows[d][7])) << "message " << row[0] << " after " << d;
     }
+    EXPECT_EQ(waits, e.workload.dependencies(std::stoul(row[0])).size());
   }
   return r;
 }
