@@ -193,6 +193,39 @@ TEST(CollectiveScenarioTest, TopologyAwarePlacementBeatsScatteredOnTheOversubscr
   EXPECT_LE(busbw[0], 0.5 * share);
 }
 
+// Every op by every algorithm it has, on a Clos of 4 leaves x 4 hosts with 2 channels and small
+// chunks: every operation completes and no message starts before what it waits for (RunText).
+// Ring and hierarchical run twice back to back, so the gates between operations are exercised.
+TEST(CollectiveScenarioTest, EveryAlgorithmRunsToCompletion) {
+  const std::string clos =
+      "topology { link_class { name: \"l\" rate_gbps: 100 delay_ns: 1000 }\n"
+      " clos { host_link_class: \"l\"\n"
+      "  tier { switches: 4 down_links: 4 up_links: 2 uplink_class: \"l\" }\n"
+      "  tier { switches: 2 down_links: 4 } } }\n"
+      "run { progress: false }\n";
+  const char* cases[] = {
+      "op: ALL_REDUCE algorithm: RING iterations: 2",
+      "op: ALL_REDUCE algorithm: DOUBLE_BINARY_TREE",
+      "op: ALL_REDUCE algorithm: HALVING_DOUBLING ranks: 12",
+      "op: ALL_REDUCE algorithm: HIERARCHICAL iterations: 2",
+      "op: ALL_GATHER algorithm: HALVING_DOUBLING",
+      "op: ALL_GATHER algorithm: HIERARCHICAL",
+      "op: REDUCE_SCATTER algorithm: RING",
+      "op: REDUCE_SCATTER algorithm: HIERARCHICAL",
+      "op: ALL_TO_ALL",
+      "op: BROADCAST algorithm: RING root: 5",
+      "op: BROADCAST algorithm: DOUBLE_BINARY_TREE root: 5",
+      "op: BROADCAST algorithm: HIERARCHICAL root: 5",
+  };
+  for (const char* c : cases) {
+    SCOPED_TRACE(c);
+    const CollectiveRun r = RunText(clos + "traffic { collective { " + c +
+                                    " size_bytes: 1048576 channels: 2 chunk_bytes: 32768 } }\n");
+    ASSERT_FALSE(r.measures.empty());
+    for (const CollectiveMeasure& m : r.measures) EXPECT_TRUE(m.complete);
+  }
+}
+
 // Same scenario and seed: the same collectives.csv, byte for byte.
 TEST(CollectiveScenarioTest, SameSeedGivesTheSameCollectives) {
   const std::string text = Star(6) +
