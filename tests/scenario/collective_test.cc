@@ -33,10 +33,13 @@
 // the payload share at 32 MiB; AllToAll 0.991 x T.
 #include <gtest/gtest.h>
 
+#include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "control/report/collectives_report.h"
+#include "control/report_writer.h"
 #include "dataplane/packet.h"
 #include "dataplane/roce_headers.h"
 #include "scenario_run.h"
@@ -65,6 +68,21 @@ std::string Star(int n) {
   return t + "} }\n";
 }
 
+// The rows of a CSV without quoted fields, header left out.
+std::vector<std::vector<std::string>> CsvRows(const std::string& csv) {
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells;
+    std::istringstream fields(line);
+    for (std::string cell; std::getline(fields, cell, ',');) cells.push_back(cell);
+    rows.push_back(std::move(cells));
+  }
+  return rows;
+}
+
 struct CollectiveRun {
   fe::testing::ScenarioRun run;
   std::vector<CollectiveMeasure> measures;
@@ -77,11 +95,23 @@ CollectiveRun RunText(const std::string& text, uint64_t seed = 1) {
   const std::vector<MessageOutcome> outcomes = OutcomesOf(e.fabric->messages());
   r.measures = MeasureCollectives(e.workload, outcomes);
   r.csv = CollectivesCsv(e.workload, r.measures);
-  // No message started before its dependencies were delivered, plus its delay.
-  for (uint32_t id = 0; id < e.workload.size(); ++id) {
-    for (const uint32_t d : e.workload.dependencies(id)) {
-      EXPECT_GE(outcomes[id].started, outcomes[d].delivered + e.workload.delay[id]) << id;
+  // No message started before its dependencies were delivered (these collectives have no
+  // compute delay), read from flows.csv: started_ns against the finish_ns of every id in after.
+  const std::vector<std::vector<std::string>> rows =
+      CsvRows(FlowsCsv(CollectFlowMetrics(e, kMtu), e.workload, outcomes));
+  EXPECT_EQ(rows.size(), e.workload.size());
+  for (const std::vector<std::string>& row : rows) {
+    const double started_ns = std::stod(row[12]);
+    std::istringstream after(row.size() > 13 ? row[13] : "");
+    uint32_t waits = 0;
+    for (uint32_t d; after >> d; ++waits) {
+      if (d >= rows.size() || rows[d][7].empty()) {
+        ADD_FAILURE() << "message " << row[0] << " waits for " << d << ", never delivered";
+        continue;
+      }
+      EXPECT_GE(started_ns, std::stod(rows[d][7])) << "message " << row[0] << " after " << d;
     }
+    EXPECT_EQ(waits, e.workload.dependencies(std::stoul(row[0])).size());
   }
   return r;
 }
@@ -161,6 +191,39 @@ TEST(CollectiveScenarioTest, TopologyAwarePlacementBeatsScatteredOnTheOversubscr
             << ", topology-aware " << busbw[2] << " (share " << share << ")\n";
   EXPECT_GE(busbw[2], 0.9 * share);
   EXPECT_LE(busbw[0], 0.5 * share);
+}
+
+// Every op by every algorithm it has, on a Clos of 4 leaves x 4 hosts with 2 channels and small
+// chunks: every operation completes and no message starts before what it waits for (RunText).
+// Ring and hierarchical run twice back to back, so the gates between operations are exercised.
+TEST(CollectiveScenarioTest, EveryAlgorithmRunsToCompletion) {
+  const std::string clos =
+      "topology { link_class { name: \"l\" rate_gbps: 100 delay_ns: 1000 }\n"
+      " clos { host_link_class: \"l\"\n"
+      "  tier { switches: 4 down_links: 4 up_links: 2 uplink_class: \"l\" }\n"
+      "  tier { switches: 2 down_links: 4 } } }\n"
+      "run { progress: false }\n";
+  const char* cases[] = {
+      "op: ALL_REDUCE algorithm: RING iterations: 2",
+      "op: ALL_REDUCE algorithm: DOUBLE_BINARY_TREE",
+      "op: ALL_REDUCE algorithm: HALVING_DOUBLING ranks: 12",
+      "op: ALL_REDUCE algorithm: HIERARCHICAL iterations: 2",
+      "op: ALL_GATHER algorithm: HALVING_DOUBLING",
+      "op: ALL_GATHER algorithm: HIERARCHICAL",
+      "op: REDUCE_SCATTER algorithm: RING",
+      "op: REDUCE_SCATTER algorithm: HIERARCHICAL",
+      "op: ALL_TO_ALL",
+      "op: BROADCAST algorithm: RING root: 5",
+      "op: BROADCAST algorithm: DOUBLE_BINARY_TREE root: 5",
+      "op: BROADCAST algorithm: HIERARCHICAL root: 5",
+  };
+  for (const char* c : cases) {
+    SCOPED_TRACE(c);
+    const CollectiveRun r = RunText(clos + "traffic { collective { " + c +
+                                    " size_bytes: 1048576 channels: 2 chunk_bytes: 32768 } }\n");
+    ASSERT_FALSE(r.measures.empty());
+    for (const CollectiveMeasure& m : r.measures) EXPECT_TRUE(m.complete);
+  }
 }
 
 // Same scenario and seed: the same collectives.csv, byte for byte.
