@@ -8,6 +8,8 @@
 
 #include "control/cli_args.h"
 #include "control/report/kv_report.h"
+#include "control/report/collectives_report.h"
+#include "control/report/jobs_csv.h"
 #include "control/report_writer.h"
 #include "control/scenario_loader.h"
 #include "control/serve.h"
@@ -82,6 +84,19 @@ int Run(const CliArgs& args, const fabric_emu::Scenario& scenario) {
     }
     outputs += ", " + out_dir + "/" + name;
   }
+  StatusOr<std::string> collectives =
+      WriteCollectiveReports(workload, outcomes, out_dir, std::cout);
+  if (!collectives.ok()) {
+    std::cerr << "fabric-emu: " << collectives.status().message() << "\n";
+    return kExitRuntimeFailure;
+  }
+  if (!collectives->empty()) outputs += ", " + *collectives;
+  StatusOr<std::string> jobs = WriteJobsCsv(workload, outcomes, out_dir);
+  if (!jobs.ok()) {
+    std::cerr << "fabric-emu: " << jobs.status().message() << "\n";
+    return kExitRuntimeFailure;
+  }
+  if (!jobs->empty()) outputs += ", " + *jobs;
   if (scenario.has_capture()) outputs += ", " + out_dir + "/" + scenario.capture().file();
   std::cout << HumanSummary(scenario, seed, *run, flows) << "  outputs   " << outputs << "\n";
   return kExitOk;

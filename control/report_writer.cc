@@ -8,6 +8,7 @@
 #include "control/ideal_fct.h"
 #include "control/report/csv_field.h"
 #include "control/report/kv_report.h"
+#include "control/report/jobs_json.h"
 #include "control/report/summary_jobs.h"
 #include "dataplane/drop_reason.h"
 #include "topology/path.h"
@@ -166,7 +167,9 @@ std::string SummaryJson(const fabric_emu::Scenario& scenario, uint64_t seed,
     buckets.push_back(o);
   }
   j["slowdown_by_size"] = buckets;
-  j["jobs"] = JobsJson(e.workload, OutcomesOf(e.fabric->messages()));
+  const std::vector<MessageOutcome> outcomes = OutcomesOf(e.fabric->messages());
+  j["jobs"] = JobsJson(e.workload, outcomes);
+  AddIterationTimes(JobTimings(e.workload, outcomes), &j["jobs"]);
   j["bytes_sent"] = t.nics.payload_bytes_sent;
   j["bytes_delivered"] = t.nics.payload_bytes_received;
   j["packets_sent"] = t.nics.data_packets_sent;

@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <optional>
 
+#include "control/collective_section.h"
+#include "control/validate_training.h"
 #include "control/validation.h"
 #include "control/workload_build.h"
 #include "traffic/cdf_load.h"
@@ -166,6 +168,10 @@ double ValidateTraffic(Validation& v, const Traffic& t, const Site& s) {
       return CheckCdfLoad(v, t.cdf_load(), s.Nested(Traffic::kCdfLoadFieldNumber));
     case Traffic::kKvCache:
       return ValidateKvCache(v, t.kv_cache(), s.Nested(Traffic::kKvCacheFieldNumber));
+    case Traffic::kCollective:
+      return ValidateCollective(v, t.collective(), s.Nested(Traffic::kCollectiveFieldNumber));
+    case Traffic::kTraining:
+      return ValidateTraining(v, t.training(), s.Nested(Traffic::kTrainingFieldNumber));
     case Traffic::PATTERN_NOT_SET:
       v.out.AddWhole(s, "choose a pattern: permutation, incast, flow_list or cdf_load");
       return 0;

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <vector>
 
+#include "control/collective_section.h"
 #include "control/emulation.h"
 #include "control/kv_cache_section.h"
+#include "control/training_section.h"
 #include "dataplane/message.h"
 #include "traffic/cdf_load.h"
 #include "traffic/flow_size_cdf.h"
@@ -61,9 +63,9 @@ StatusOr<Workload> SectionWorkload(const fabric_emu::Traffic& t, const topo::Gra
       break;
     }
     case fabric_emu::Traffic::kCollective:
-      return Status::Error("collective is not available");
+      return CollectiveWorkload(t.collective(), graph, seed, scenario_dir);
     case fabric_emu::Traffic::kTraining:
-      return Status::Error("training is not available");
+      return TrainingWorkload(t.training(), graph, seed, scenario_dir);
     case fabric_emu::Traffic::kKvCache:
       return KvCacheWorkload(t.kv_cache(), graph, seed, scenario_dir);
     case fabric_emu::Traffic::kTrace:

@@ -59,6 +59,7 @@ struct CollectiveOp {
   uint64_t size_bytes = 0;
   uint32_t ranks = 0;
   uint32_t channels = 1;
+  uint32_t root = 0;  // Broadcast: the rank whose buffer is sent
 };
 
 // One training iteration of a job: the messages whose iteration_of is its index.

@@ -1,0 +1,45 @@
+#include "control/report/jobs_csv.h"
+
+#include <cstdio>
+#include <sstream>
+
+#include "control/report/csv_field.h"
+#include "control/report_writer.h"
+
+namespace fe::control {
+namespace {
+
+double Ns(Time t) { return static_cast<double>(t.ps()) / 1000.0; }
+
+}  // namespace
+
+std::string JobsCsv(const Workload& w, std::span<const JobTiming> jobs) {
+  std::ostringstream out;
+  out << "job,iteration,start_ns,end_ns,time_ns,compute_ns,communication_share,checkpoint\n";
+  char line[256];
+  for (const JobTiming& job : jobs) {
+    const std::string name = CsvField(w.jobs[job.job].name);
+    for (const IterationTiming& t : job.iterations) {
+      std::snprintf(line, sizeof(line), ",%u,%.3f,", t.index, Ns(t.start));
+      out << name << line;
+      if (t.completed) {
+        std::snprintf(line, sizeof(line), "%.3f,%.3f,%.3f,%.6f,", Ns(t.end), Ns(t.time()),
+                      Ns(t.compute), t.communication_share());
+      } else {
+        std::snprintf(line, sizeof(line), ",,%.3f,,", Ns(t.compute));
+      }
+      out << line << (t.checkpoint ? "true" : "false") << "\n";
+    }
+  }
+  return out.str();
+}
+
+StatusOr<std::string> WriteJobsCsv(const Workload& w, std::span<const MessageOutcome> outcomes,
+                                   const std::string& out_dir) {
+  if (w.iterations.empty()) return std::string();
+  const std::string path = out_dir + "/jobs.csv";
+  if (Status s = WriteFile(path, JobsCsv(w, JobTimings(w, outcomes))); !s.ok()) return s;
+  return path;
+}
+
+}  // namespace fe::control

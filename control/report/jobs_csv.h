@@ -1,0 +1,22 @@
+// jobs.csv: one row per training job and iteration (docs/scenario.md, "Outputs").
+#pragma once
+
+#include <span>
+#include <string>
+
+#include "core/status.h"
+#include "traffic/job_metrics.h"
+#include "traffic/workload.h"
+
+namespace fe::control {
+
+// Header job,iteration,start_ns,end_ns,time_ns,compute_ns,communication_share,checkpoint; an
+// iteration the run did not complete has end_ns, time_ns and communication_share empty.
+std::string JobsCsv(const Workload& w, std::span<const JobTiming> jobs);
+
+// What a run writes of its training jobs: out_dir/jobs.csv, only when the workload has
+// iterations. Returns the file written ("" if none).
+StatusOr<std::string> WriteJobsCsv(const Workload& w, std::span<const MessageOutcome> outcomes,
+                                   const std::string& out_dir);
+
+}  // namespace fe::control

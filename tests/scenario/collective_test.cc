@@ -1,0 +1,242 @@
+// Collectives end to end in virtual time, against closed forms.
+//
+// Ring AllReduce on a non-blocking fabric. N = 8 hosts on one switch, 100 Gb/s links of 1 us.
+// At each of the 2(N-1) steps every rank sends one slice of S/N bytes to the next and receives
+// one from the previous, in P = S/N / 4096 full packets. Each link direction carries the slice's
+// data frames and the ACKs of the slice going the other way (one per packet, the default), so a
+// step takes P x (F + A) / B on the wire, F and A the wire bytes of a data frame and of an ACK
+// (frame, FCS, preamble and gap: 4,180 + 84 = 4,264 bytes), B the link rate: the slice at the
+// payload share B x 4096 / 4264 = 96.06 Gb/s. The step's per-step latency, from its last packet
+// leaving the sender to its delivery: 2 link delays and the switch's store-and-forward of that
+// one packet, F / B. A step starts when the previous step's slice has arrived at its sender (a
+// delivery at the same host, released at once), so
+//   T = 2(N-1) x [ (S/N) / (B x 4096/4264) + 2 x 1 us + F / B ].
+// Asserted within 1 %: the ACKs of a step's last packets fall into the next step, and a NIC may
+// send an ACK between two data frames or after them, a few ACKs (84 bytes, 7 ns each) either way
+// per step; the latency is 10 % of a step at S = 2 MiB, so the 1 % checks it too.
+//
+// busbw of a large AllReduce (S = 32 MiB: the latency is 0.7 % of a step) is the payload share
+// to within 3 %: busbw = algbw x 2(N-1)/N = 2(N-1)(S/N)/T, which tends to B x 4096/4264 as the
+// latency term vanishes.
+//
+// AllToAll across an oversubscribed tier: 4 leaves of D = 4 hosts, one up-link each to one spine
+// (4:1). Every rank sends S/N to each of the N - 1 others; a leaf's D ranks send D(N - D) S/N bytes
+// to other leaves, all over its one up-link (and receive as much over its one down-link), so
+//   T = D (N - D) (S/N) / (B x 4096/4264),
+// three times what the host links alone would allow ((N - 1)(S/N) at the same rate). Asserted in
+// [F/(F+A), 1.05] x T. Below: the up-link must at least carry the data frames, F/(F+A) = 0.980 of
+// T; the ACKs it also carries need not all fall inside the operation's span (they lag the data
+// they acknowledge by a link's round trip). Above, a few percent for the first microseconds and
+// PFC pausing hosts while the up-link queue is full.
+//
+// Measured (seed 1): ring AllReduce 0.998 x T at 2 MiB and 1.000 x T at 32 MiB, busbw 0.993 x
+// the payload share at 32 MiB; AllToAll 0.991 x T.
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "control/report/collectives_report.h"
+#include "control/report_writer.h"
+#include "dataplane/packet.h"
+#include "dataplane/roce_headers.h"
+#include "scenario_run.h"
+#include "traffic/collective_metrics.h"
+#include "traffic/message_outcomes.h"
+
+namespace fe::control {
+namespace {
+
+constexpr double kRateGbps = 100;
+constexpr double kDelayNs = 1000;
+constexpr uint32_t kMtu = 4096;
+
+double DataWireBytes() { return dp::WireBytesOfFrame(dp::RoceFrameBytes(kMtu)); }
+double AckWireBytes() { return dp::WireBytesOfFrame(dp::RoceFrameBytes(0) + dp::kAethBytes); }
+double PayloadShareGbps() { return kRateGbps * kMtu / (DataWireBytes() + AckWireBytes()); }
+
+// n hosts on one switch.
+std::string Star(int n) {
+  std::string t = "topology { link_class { name: \"l\" rate_gbps: 100 delay_ns: 1000 }\n graph {\n";
+  t += "node { name: \"sw\" }\n";
+  for (int h = 0; h < n; ++h) {
+    t += "node { name: \"h" + std::to_string(h) + "\" host: true }\n";
+    t += "link { a: \"h" + std::to_string(h) + "\" b: \"sw\" link_class: \"l\" }\n";
+  }
+  return t + "} }\n";
+}
+
+// The rows of a CSV without quoted fields, header left out.
+std::vector<std::vector<std::string>> CsvRows(const std::string& csv) {
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells;
+    std::istringstream fields(line);
+    for (std::string cell; std::getline(fields, cell, ',');) cells.push_back(cell);
+    rows.push_back(std::move(cells));
+  }
+  return rows;
+}
+
+struct CollectiveRun {
+  fe::testing::ScenarioRun run;
+  std::vector<CollectiveMeasure> measures;
+  std::string csv;
+};
+
+CollectiveRun RunText(const std::string& text, uint64_t seed = 1) {
+  CollectiveRun r{fe::testing::RunScenarioText(text, "collective.textproto", seed), {}, {}};
+  const Emulation& e = *r.run.run.emulation;
+  const std::vector<MessageOutcome> outcomes = OutcomesOf(e.fabric->messages());
+  r.measures = MeasureCollectives(e.workload, outcomes);
+  r.csv = CollectivesCsv(e.workload, r.measures);
+  // No message started before its dependencies were delivered (these collectives have no
+  // compute delay), read from flows.csv: started_ns against the finish_ns of every id in after.
+  const std::vector<std::vector<std::string>> rows =
+      CsvRows(FlowsCsv(CollectFlowMetrics(e, kMtu), e.workload, outcomes));
+  EXPECT_EQ(rows.size(), e.workload.size());
+  for (const std::vector<std::string>& row : rows) {
+    const double started_ns = std::stod(row[12]);
+    std::istringstream after(row.size() > 13 ? row[13] : "");
+    uint32_t waits = 0;
+    for (uint32_t d; after >> d; ++waits) {
+      if (d >= rows.size() || rows[d][7].empty()) {
+        ADD_FAILURE() << "message " << row[0] << " waits for " << d << ", never delivered";
+        continue;
+      }
+      EXPECT_GE(started_ns, std::stod(rows[d][7])) << "message " << row[0] << " after " << d;
+    }
+    EXPECT_EQ(waits, e.workload.dependencies(std::stoul(row[0])).size());
+  }
+  return r;
+}
+
+TEST(CollectiveScenarioTest, RingAllReduceTakesTheClosedFormTime) {
+  const uint32_t n = 8;
+  const CollectiveRun r = RunText(Star(n) +
+                                  "run { progress: false }\n"
+                                  "traffic { collective { op: ALL_REDUCE algorithm: RING "
+                                  "size_bytes: [2097152, 33554432] chunk_bytes: 4194304 } }\n");
+  ASSERT_EQ(r.measures.size(), 2u);
+  const double bit_ns = 1 / kRateGbps;  // ns per bit
+  const double step_latency_ns = 2 * kDelayNs + DataWireBytes() * 8 * bit_ns;
+  for (int i = 0; i < 2; ++i) {
+    const CollectiveMeasure& m = r.measures[i];
+    ASSERT_TRUE(m.complete);
+    const uint64_t size = r.run.run.emulation->workload.ops[i].size_bytes;
+    const double slice_ns = static_cast<double>(size / n) * 8 / PayloadShareGbps();
+    const double want_ns = 2 * (n - 1) * (slice_ns + step_latency_ns);
+    const double got_ns = static_cast<double>(m.time().ps()) * 1e-3;
+    EXPECT_NEAR(got_ns / want_ns, 1.0, 0.01)
+        << size << " bytes: " << got_ns << " ns, want " << want_ns;
+    if (i == 1) EXPECT_NEAR(m.busbw_gbps / PayloadShareGbps(), 1.0, 0.03) << m.busbw_gbps;
+  }
+}
+
+TEST(CollectiveScenarioTest, AllToAllIsCappedByTheOversubscribedTier) {
+  const uint32_t leaves = 4, d = 4, n = leaves * d;
+  const uint64_t s = n * 262144;  // 256 KiB to each peer
+  const CollectiveRun r = RunText(
+      "topology { link_class { name: \"l\" rate_gbps: 100 delay_ns: 1000 }\n"
+      " clos { host_link_class: \"l\"\n"
+      "  tier { switches: 4 down_links: 4 up_links: 1 uplink_class: \"l\" }\n"
+      "  tier { switches: 1 down_links: 4 } } }\n"
+      "switch { queue { priority: 3 wred { enabled: false } } }\n"
+      "run { progress: false }\n"
+      "traffic { collective { op: ALL_TO_ALL size_bytes: " +
+      std::to_string(s) + " } }\n");
+  ASSERT_EQ(r.measures.size(), 1u);
+  ASSERT_TRUE(r.measures[0].complete);
+  const double want_ns = d * (n - d) * static_cast<double>(s / n) * 8 / PayloadShareGbps();
+  const double got_ns = static_cast<double>(r.measures[0].time().ps()) * 1e-3;
+  EXPECT_GE(got_ns / want_ns, DataWireBytes() / (DataWireBytes() + AckWireBytes()))
+      << got_ns << " ns, want " << want_ns;
+  EXPECT_LE(got_ns / want_ns, 1.05) << got_ns << " ns, want " << want_ns;
+}
+
+// The shipped placement scenario (the header comment of scenarios/collective_placement.textproto
+// says what it holds). Topology-aware: one ring edge leaves each leaf, at the full rate, so busbw
+// is the payload share less the per-step latency (S/N = 1 MiB, 87 us at the share; a cross-leaf
+// step adds 4 link delays and 3 store-and-forwards, 5 us): about 0.94, at least 0.9 x the share.
+// Scattered: every edge leaves its leaf, 4 per leaf over 2 up-links, so the slowest edge gets at
+// most half a link: busbw at most 0.5 x the share.
+TEST(CollectiveScenarioTest, TopologyAwarePlacementBeatsScatteredOnTheOversubscribedClos) {
+  const char* root = std::getenv("FABRIC_EMU_ROOT");
+  ASSERT_NE(root, nullptr);
+  auto scenario = LoadScenarioFile(std::string(root) + "/scenarios/collective_placement.textproto");
+  ASSERT_TRUE(scenario.ok()) << scenario.status().message();
+  scenario->mutable_run()->set_progress(false);
+  SoftwareRunOptions opt;
+  opt.seed = scenario->run().seed();
+  auto run = RunSoftware(*scenario, opt);
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  const Emulation& e = *run->emulation;
+  const std::vector<CollectiveMeasure> m =
+      MeasureCollectives(e.workload, OutcomesOf(e.fabric->messages()));
+  ASSERT_EQ(m.size(), 9u);  // 3 jobs x 3 iterations
+  double busbw[3] = {0, 0, 0};
+  for (const CollectiveMeasure& x : m) {
+    ASSERT_TRUE(x.complete);
+    busbw[e.workload.ops[x.op].job] += x.busbw_gbps / 3;
+    // The jobs run one after another: none shares the fabric with another.
+    if (x.op % 3 == 2 && x.op + 1 < m.size()) EXPECT_LT(x.end, m[x.op + 1].start);
+  }
+  const double share = PayloadShareGbps();
+  std::cout << "busbw Gb/s: scattered " << busbw[0] << ", random " << busbw[1]
+            << ", topology-aware " << busbw[2] << " (share " << share << ")\n";
+  EXPECT_GE(busbw[2], 0.9 * share);
+  EXPECT_LE(busbw[0], 0.5 * share);
+}
+
+// Every op by every algorithm it has, on a Clos of 4 leaves x 4 hosts with 2 channels and small
+// chunks: every operation completes and no message starts before what it waits for (RunText).
+// Ring and hierarchical run twice back to back, so the gates between operations are exercised.
+TEST(CollectiveScenarioTest, EveryAlgorithmRunsToCompletion) {
+  const std::string clos =
+      "topology { link_class { name: \"l\" rate_gbps: 100 delay_ns: 1000 }\n"
+      " clos { host_link_class: \"l\"\n"
+      "  tier { switches: 4 down_links: 4 up_links: 2 uplink_class: \"l\" }\n"
+      "  tier { switches: 2 down_links: 4 } } }\n"
+      "run { progress: false }\n";
+  const char* cases[] = {
+      "op: ALL_REDUCE algorithm: RING iterations: 2",
+      "op: ALL_REDUCE algorithm: DOUBLE_BINARY_TREE",
+      "op: ALL_REDUCE algorithm: HALVING_DOUBLING ranks: 12",
+      "op: ALL_REDUCE algorithm: HIERARCHICAL iterations: 2",
+      "op: ALL_GATHER algorithm: HALVING_DOUBLING",
+      "op: ALL_GATHER algorithm: HIERARCHICAL",
+      "op: REDUCE_SCATTER algorithm: RING",
+      "op: REDUCE_SCATTER algorithm: HIERARCHICAL",
+      "op: ALL_TO_ALL",
+      "op: BROADCAST algorithm: RING root: 5",
+      "op: BROADCAST algorithm: DOUBLE_BINARY_TREE root: 5",
+      "op: BROADCAST algorithm: HIERARCHICAL root: 5",
+  };
+  for (const char* c : cases) {
+    SCOPED_TRACE(c);
+    const CollectiveRun r = RunText(clos + "traffic { collective { " + c +
+                                    " size_bytes: 1048576 channels: 2 chunk_bytes: 32768 } }\n");
+    ASSERT_FALSE(r.measures.empty());
+    for (const CollectiveMeasure& m : r.measures) EXPECT_TRUE(m.complete);
+  }
+}
+
+// Same scenario and seed: the same collectives.csv, byte for byte.
+TEST(CollectiveScenarioTest, SameSeedGivesTheSameCollectives) {
+  const std::string text = Star(6) +
+                           "run { progress: false }\n"
+                           "traffic { collective { op: ALL_REDUCE algorithm: DOUBLE_BINARY_TREE "
+                           "min_bytes: 65536 max_bytes: 1048576 step_factor: 4 iterations: 2 "
+                           "channels: 2 chunk_bytes: 65536 } }\n";
+  const CollectiveRun a = RunText(text), b = RunText(text);
+  EXPECT_EQ(a.csv, b.csv);
+  EXPECT_EQ(a.measures.size(), 3u * 2);
+}
+
+}  // namespace
+}  // namespace fe::control
