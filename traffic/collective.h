@@ -25,7 +25,8 @@ struct CollectiveSpec {
   // own, hence its own queue pairs and ECMP entropy.
   uint32_t channels = 1;
   // Each rank's slice of a channel is cut into chunks of at most this many bytes that go through
-  // the algorithm's steps independently (chunk c of step k waits for chunk c of step k - 1 only).
+  // the algorithm's steps independently (chunk c of step k waits for chunk c of step k - 1, not
+  // for the other chunks).
   // NCCL's default: its 4 MiB buffer in 8 steps.
   uint64_t chunk_bytes = kDefaultChunkBytes;
   // Hierarchical: the locality group of each rank (scale-up domain, server, ToR or rail); ranks
