@@ -121,6 +121,8 @@ double ValidateTraffic(Validation& v, const Traffic& t, const Site& s) {
       return t.flow_list().flow_size();
     case Traffic::kCdfLoad:
       return CheckCdfLoad(v, t.cdf_load(), s.Nested(Traffic::kCdfLoadFieldNumber));
+    case Traffic::kTrace:
+      return ValidateTrace(v, t.trace(), s.Nested(Traffic::kTraceFieldNumber));
     case Traffic::PATTERN_NOT_SET:
       v.out.AddWhole(s, "choose a pattern: permutation, incast, flow_list or cdf_load");
       return 0;
