@@ -1,6 +1,6 @@
 // The lexical pieces of the line-oriented trace formats: lines with their numbers, whitespace-
-// separated tokens, whole numbers, and decimal times read exactly into picoseconds (a double
-// would turn "0.1" us into 99999.99... ps and break byte-identical replays).
+// separated tokens, whole numbers, and decimal times read exactly into picoseconds: no binary
+// rounding on the way, so a time written to the picosecond reads back to the same picosecond.
 #pragma once
 
 #include <cstdint>
