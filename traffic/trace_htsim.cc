@@ -11,6 +11,10 @@
 namespace fe {
 namespace {
 
+constexpr char kNoFailures[] =
+    "failures are not replayed from a connection matrix: describe them in the scenario's "
+    "topology { failure { ... } }";
+
 // A header line's number and where it was.
 struct Header {
   uint64_t value = 0;
@@ -65,11 +69,7 @@ class HtsimReader {
 
 Status HtsimReader::HeaderLine(uint32_t line, const std::vector<std::string_view>& tokens) {
   const std::string name(tokens[0]);
-  if (name == "Failures") {
-    return Error(line,
-                 "failures are not replayed from a connection matrix: describe them in the "
-                 "scenario's topology { failure { ... } }");
-  }
+  if (name == "Failures") return Error(line, kNoFailures);
   if (in_body_) {
     return Error(line, "header `" + name + "` after the first connection or trigger: the " +
                            "headers come first");
@@ -79,9 +79,10 @@ Status HtsimReader::HeaderLine(uint32_t line, const std::vector<std::string_view
   std::optional<Header>& h = name == "Nodes"         ? nodes_
                              : name == "Connections" ? connections_
                                                      : triggers_;
-  if (h)
+  if (h) {
     return Error(line, "a second `" + name + "` header (the first is on line " +
                            std::to_string(h->line) + ")");
+  }
   h = Header{*v, line};
   return Status::Ok();
 }
@@ -244,11 +245,7 @@ Status HtsimReader::Line(uint32_t line, const std::vector<std::string_view>& tok
     in_body_ = true;
     return TriggerLine(line, tokens);
   }
-  if (first == "failure") {
-    return Error(line,
-                 "failures are not replayed from a connection matrix: describe them in the "
-                 "scenario's topology { failure { ... } }");
-  }
+  if (first == "failure") return Error(line, kNoFailures);
   return Error(line, "unknown line starting '" + std::string(first) +
                          "'; expected a header (Nodes, Connections, Triggers), a connection "
                          "`src->dst ...` or a `trigger id ...`");
