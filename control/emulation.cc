@@ -5,11 +5,8 @@
 #include "congestion/dcqcn.h"
 #include "congestion/hpcc.h"
 #include "control/switch_params.h"
+#include "control/workload_build.h"
 #include "topology/build.h"
-#include "traffic/cdf_load.h"
-#include "traffic/flow_size_cdf.h"
-#include "traffic/incast.h"
-#include "traffic/permutation.h"
 
 namespace fe::control {
 
@@ -58,64 +55,6 @@ cong::HpccParams BuildHpccParams(const fabric_emu::Hpcc& h) {
   return p;
 }
 
-// Each traffic section draws from its own stream so adding a section leaves the others unchanged.
-uint64_t SectionSeed(uint64_t seed, int section) {
-  return seed * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(section) + 1;
-}
-
-StatusOr<std::vector<Flow>> SectionFlows(const fabric_emu::Traffic& t, const topo::Graph& graph,
-                                         uint64_t seed, const std::string& scenario_dir) {
-  const auto hosts = static_cast<uint32_t>(graph.num_hosts());
-  switch (t.pattern_case()) {
-    case fabric_emu::Traffic::kPermutation:
-      return MakePermutation(hosts, static_cast<uint64_t>(t.permutation().message_bytes()),
-                             TimeFromNs(t.permutation().start_ns()), seed);
-    case fabric_emu::Traffic::kIncast: {
-      IncastParams p;
-      p.num_hosts = hosts;
-      p.receiver = static_cast<uint32_t>(t.incast().receiver_host());
-      p.senders = IncastSenders::kRandom;
-      p.num_senders = static_cast<uint32_t>(t.incast().senders());
-      p.message_bytes = static_cast<uint64_t>(t.incast().message_bytes());
-      p.start = TimeFromNs(t.incast().start_ns());
-      p.seed = seed;
-      return MakeIncast(p);
-    }
-    case fabric_emu::Traffic::kFlowList: {
-      std::vector<Flow> flows;
-      for (const auto& f : t.flow_list().flow()) {
-        Flow x;
-        x.id = static_cast<uint32_t>(flows.size());
-        x.src_host = static_cast<uint32_t>(f.src_host());
-        x.dst_host = static_cast<uint32_t>(f.dst_host());
-        x.size_bytes = static_cast<uint64_t>(f.message_bytes());
-        x.start = TimeFromNs(f.start_ns());
-        flows.push_back(x);
-      }
-      return flows;
-    }
-    case fabric_emu::Traffic::kCdfLoad: {
-      std::string path = t.cdf_load().cdf_file();
-      if (!path.empty() && path[0] != '/') path = scenario_dir + "/" + path;
-      StatusOr<FlowSizeCdf> cdf = FlowSizeCdf::FromFile(path);
-      if (!cdf.ok()) return cdf.status();
-      CdfLoadParams p;
-      for (const topo::NodeId h : graph.hosts()) {
-        p.host_link_rates.push_back(graph.link(graph.node(h).links[0]).rate);
-      }
-      p.load = t.cdf_load().load_fraction();
-      p.start = TimeFromNs(t.cdf_load().start_ns());
-      p.duration = TimeFromNs(t.cdf_load().duration_ns());
-      p.seed = seed;
-      p.refuse_above = dp::kMaxMessages;
-      return MakeCdfLoad(p, *cdf);
-    }
-    case fabric_emu::Traffic::PATTERN_NOT_SET:
-      break;
-  }
-  return Status::Error("traffic section without a pattern");
-}
-
 }  // namespace
 
 StatusOr<dp::NicParams> BuildNicParams(const fabric_emu::NicConfig& nic) {
@@ -141,36 +80,31 @@ StatusOr<dp::NicParams> BuildNicParams(const fabric_emu::NicConfig& nic) {
   return p;
 }
 
-StatusOr<std::vector<dp::MessageSpec>> BuildMessages(const fabric_emu::Scenario& scenario,
-                                                     const topo::Graph& graph, uint64_t seed,
-                                                     const std::string& scenario_dir) {
+std::vector<dp::MessageSpec> MessagesOf(const Workload& w) {
   std::vector<dp::MessageSpec> messages;
-  for (int i = 0; i < scenario.traffic_size(); ++i) {
-    const fabric_emu::Traffic& t = scenario.traffic(i);
-    StatusOr<std::vector<Flow>> flows = SectionFlows(t, graph, SectionSeed(seed, i), scenario_dir);
-    if (!flows.ok()) {
-      return Status::Error("traffic[" + std::to_string(i) + "]: " + flows.status().message());
-    }
-    for (const Flow& f : *flows) {
-      messages.push_back(dp::MessageSpec{f.src_host, f.dst_host, f.size_bytes, f.start,
-                                         static_cast<uint8_t>(t.dscp())});
-    }
+  messages.reserve(w.size());
+  for (uint32_t i = 0; i < w.size(); ++i) {
+    const Flow& f = w.flows[i];
+    const uint8_t dscp =
+        w.job_of[i] < w.jobs.size() ? w.jobs[w.job_of[i]].dscp : dp::MessageSpec{}.dscp;
+    messages.push_back(dp::MessageSpec{f.src_host, f.dst_host, f.size_bytes, f.start, dscp,
+                                       !w.dependencies(i).empty()});
   }
   return messages;
 }
 
-StatusOr<std::unique_ptr<Emulation>> BuildEmulation(const fabric_emu::Scenario& scenario,
-                                                    uint64_t seed, const std::string& scenario_dir,
-                                                    dp::PoolMemory pool_memory) {
-  auto e = std::make_unique<Emulation>();
-  StatusOr<topo::Graph> graph = topo::BuildTopology(scenario.topology(), scenario_dir);
-  if (!graph.ok()) return Status::Error("topology." + graph.status().message());
-  e->graph = std::move(graph).value();
-  e->routes = topo::RouteTable::Build(e->graph);
+namespace {
 
-  StatusOr<std::vector<dp::MessageSpec>> messages =
-      BuildMessages(scenario, e->graph, seed, scenario_dir);
-  if (!messages.ok()) return messages.status();
+// BuildEmulation once the graph and the workload are known.
+StatusOr<std::unique_ptr<Emulation>> Assemble(const fabric_emu::Scenario& scenario,
+                                              topo::Graph graph, Workload workload, uint64_t seed,
+                                              dp::PoolMemory pool_memory) {
+  if (Status s = CheckDependencies(workload); !s.ok()) return s;
+  auto e = std::make_unique<Emulation>();
+  e->graph = std::move(graph);
+  e->routes = topo::RouteTable::Build(e->graph);
+  e->workload = std::move(workload);
+  const std::vector<dp::MessageSpec> messages = MessagesOf(e->workload);
 
   dp::FabricParams params;
   StatusOr<dp::NicParams> nic = BuildNicParams(scenario.nic());
@@ -182,7 +116,7 @@ StatusOr<std::unique_ptr<Emulation>> BuildEmulation(const fabric_emu::Scenario& 
   // Enough mbufs for every packet of every message to be in the fabric at once, within bounds:
   // a run that still runs out reports it instead of stalling.
   uint64_t packets = 0;
-  for (const dp::MessageSpec& m : *messages) {
+  for (const dp::MessageSpec& m : messages) {
     packets += (m.size_bytes + params.nic.mtu_payload_bytes - 1) / params.nic.mtu_payload_bytes;
   }
   params.mbuf_pool_size = static_cast<uint32_t>(
@@ -192,7 +126,14 @@ StatusOr<std::unique_ptr<Emulation>> BuildEmulation(const fabric_emu::Scenario& 
       dp::Fabric::Create(e->graph, e->routes, params, &e->sched);
   if (!fabric.ok()) return fabric.status();
   e->fabric = std::move(fabric).value();
-  if (Status s = e->fabric->AddMessages(*messages); !s.ok()) return s;
+  if (Status s = e->fabric->AddMessages(messages); !s.ok()) return s;
+  // Only a workload with dependencies needs to hear of deliveries.
+  if (!e->workload.after.empty()) {
+    StatusOr<std::unique_ptr<DependencyRelease>> release =
+        DependencyRelease::Create(e->workload, e->fabric.get());
+    if (!release.ok()) return release.status();
+    e->release = std::move(release).value();
+  }
   if (scenario.topology().failure_size() > 0) {
     StatusOr<std::unique_ptr<FailureInjector>> failures =
         FailureInjector::Create(scenario.topology(), e->fabric.get(), &e->sched);
@@ -201,6 +142,28 @@ StatusOr<std::unique_ptr<Emulation>> BuildEmulation(const fabric_emu::Scenario& 
     e->failures->Start();
   }
   return e;
+}
+
+}  // namespace
+
+StatusOr<std::unique_ptr<Emulation>> BuildEmulation(const fabric_emu::Scenario& scenario,
+                                                    uint64_t seed, const std::string& scenario_dir,
+                                                    dp::PoolMemory pool_memory) {
+  StatusOr<topo::Graph> graph = topo::BuildTopology(scenario.topology(), scenario_dir);
+  if (!graph.ok()) return Status::Error("topology." + graph.status().message());
+  StatusOr<Workload> workload = BuildWorkload(scenario, *graph, seed, scenario_dir);
+  if (!workload.ok()) return workload.status();
+  return Assemble(scenario, std::move(graph).value(), std::move(workload).value(), seed,
+                  pool_memory);
+}
+
+StatusOr<std::unique_ptr<Emulation>> BuildEmulation(const fabric_emu::Scenario& scenario,
+                                                    Workload workload, uint64_t seed,
+                                                    const std::string& scenario_dir,
+                                                    dp::PoolMemory pool_memory) {
+  StatusOr<topo::Graph> graph = topo::BuildTopology(scenario.topology(), scenario_dir);
+  if (!graph.ok()) return Status::Error("topology." + graph.status().message());
+  return Assemble(scenario, std::move(graph).value(), std::move(workload), seed, pool_memory);
 }
 
 }  // namespace fe::control

@@ -1,5 +1,6 @@
-// Turns a validated scenario into a ready fabric: topology, routes, scheduler, elements and the
-// scenario's messages scheduled. Software and real-time runs both start from here.
+// Turns a validated scenario into a ready fabric: topology, routes, scheduler, elements, the
+// scenario's workload (control/workload_build.h) added and its independent messages scheduled.
+// Software and real-time runs both start from here.
 #pragma once
 
 #include <memory>
@@ -13,6 +14,8 @@
 #include "proto/scenario.pb.h"
 #include "topology/graph.h"
 #include "topology/routes.h"
+#include "traffic/dependency_release.h"
+#include "traffic/workload.h"
 
 namespace fe::control {
 
@@ -23,26 +26,34 @@ struct Emulation {
   topo::Graph graph;
   topo::RouteTable routes;
   Scheduler sched;
+  // What the fabric runs: message i of the workload is the fabric's message i.
+  Workload workload;
   std::unique_ptr<dp::Fabric> fabric;
   // The scenario's failures, scheduled; null when it has none. Declared after the fabric so that
   // it goes first: it is the fabric's loss observer.
   std::unique_ptr<FailureInjector> failures;
+  // Starts the messages that wait for others; null when none does. After the fabric, whose
+  // message observer it is.
+  std::unique_ptr<DependencyRelease> release;
 };
 
 // The scenario's NIC section as NIC parameters: unset fields keep their documented defaults,
 // DCQCN overrides replace single fields of the chosen preset.
 StatusOr<dp::NicParams> BuildNicParams(const fabric_emu::NicConfig& nic);
 
-// The messages of every traffic section, in section order, drawn from `seed`. Relative CDF file
-// paths start at scenario_dir.
-StatusOr<std::vector<dp::MessageSpec>> BuildMessages(const fabric_emu::Scenario& scenario,
-                                                     const topo::Graph& graph, uint64_t seed,
-                                                     const std::string& scenario_dir);
-
 // Builds everything and schedules the messages. The EAL must be running. Software runs take
 // their packets from host pages; a fabric whose frames reach real ports needs DPDK's heap.
 StatusOr<std::unique_ptr<Emulation>> BuildEmulation(
     const fabric_emu::Scenario& scenario, uint64_t seed, const std::string& scenario_dir,
     dp::PoolMemory pool_memory = dp::PoolMemory::kDpdkHeap);
+// The same with the workload given instead of the scenario's traffic (which is not read).
+StatusOr<std::unique_ptr<Emulation>> BuildEmulation(const fabric_emu::Scenario& scenario,
+                                                    Workload workload, uint64_t seed,
+                                                    const std::string& scenario_dir,
+                                                    dp::PoolMemory pool_memory);
+
+// The fabric's messages of a workload: message i is flow i, with its job's DSCP, held when it
+// waits for others.
+std::vector<dp::MessageSpec> MessagesOf(const Workload& w);
 
 }  // namespace fe::control

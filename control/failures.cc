@@ -259,7 +259,7 @@ FailureSummary FailureInjector::Summary() const {
   }
   const dp::MessageTable& messages = fabric_->messages();
   for (uint32_t id = 0; id < messages.size(); ++id) {
-    if (messages[id].unreachable) s.unreachable_flow_ids.push_back(id);
+    if (messages.sender[id].unreachable) s.unreachable_flow_ids.push_back(id);
   }
   return s;
 }

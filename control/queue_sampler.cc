@@ -22,8 +22,9 @@ void QueueSampler::OnEvent(uint64_t /*arg*/) {
       }
     }
   }
-  for (const dp::MessageState& m : fabric_->messages()) {
-    if (!m.finished()) {
+  const dp::MessageTable& messages = fabric_->messages();
+  for (uint32_t id = 0; id < messages.size(); ++id) {
+    if (!messages.finished(id)) {
       sched_->After(interval_, this);
       return;
     }

@@ -22,12 +22,12 @@ void RateSampler::OnEvent(uint64_t /*arg*/) {
   const Time now = sched_->Now();
   bool pending = false;
   for (uint32_t id = 0; id < messages_->size(); ++id) {
-    const dp::MessageState& m = (*messages_)[id];
-    if (m.finished()) continue;
+    if (messages_->finished(id)) continue;
     pending = true;
-    // A message starting at this very instant may not have run its start event yet: its
-    // rate state is only defined once it has, so it is sampled from the next interval on.
-    if (m.spec.start >= now) continue;
+    const dp::SenderState& m = messages_->sender[id];
+    // A message starting at this very instant may not have run its start event yet: its rate
+    // state is only defined once it has, so it is sampled from the next interval on.
+    if (!m.started() || m.started_at >= now) continue;
     Rate rate;
     if (cc_ == dp::CongestionControl::kDcqcn) {
       cong::DcqcnState state = m.dcqcn;

@@ -110,24 +110,26 @@ FlowMetrics CollectFlowMetrics(const Emulation& e, uint32_t mtu_payload_bytes) {
   const dp::MessageTable& messages = e.fabric->messages();
   std::vector<PathHop> path;
   for (uint32_t id = 0; id < messages.size(); ++id) {
-    const dp::MessageState& m = messages[id];
+    const dp::MessageSpec& spec = messages.spec(id);
+    const dp::SenderState& sent = messages.sender[id];
+    const dp::ReceiverState& received = messages.receiver[id];
     // The path the message's packets take, each link at its own rate and delay.
     path.clear();
     for (const topo::LinkId l :
-         topo::PathLinks(e.graph, e.routes, m.spec.src_host, m.spec.dst_host, id)) {
+         topo::PathLinks(e.graph, e.routes, spec.src_host, spec.dst_host, id)) {
       path.push_back(PathHop{e.graph.link(l).rate, e.graph.link(l).delay});
     }
     FlowRecord r;
     r.id = id;
-    r.src_host = m.spec.src_host;
-    r.dst_host = m.spec.dst_host;
-    r.size_bytes = m.spec.size_bytes;
-    r.start = m.spec.start;
-    r.completed = m.delivered();
-    if (r.completed) r.finish = m.delivered_at;
-    r.ideal_fct = StandaloneFct(m.spec.size_bytes, mtu_payload_bytes, path);
-    r.cnps_received = m.cnps_received;
-    r.retransmitted_packets = m.retransmitted_packets;
+    r.src_host = spec.src_host;
+    r.dst_host = spec.dst_host;
+    r.size_bytes = spec.size_bytes;
+    r.start = spec.start;
+    r.completed = received.delivered();
+    if (r.completed) r.finish = received.delivered_at;
+    r.ideal_fct = StandaloneFct(spec.size_bytes, mtu_payload_bytes, path);
+    r.cnps_received = sent.cnps_received;
+    r.retransmitted_packets = sent.retransmitted_packets;
     metrics.Add(r);
   }
   return metrics;

@@ -14,6 +14,7 @@
 #include "control/report_writer.h"
 #include "control/serve_summary.h"
 #include "control/stop_signals.h"
+#include "control/workload_build.h"
 #include "dataplane/eal.h"
 #include "dataplane/eth_port.h"
 #include "dataplane/external_host.h"
@@ -21,6 +22,7 @@
 #include "dataplane/realtime_loop.h"
 #include "dataplane/tsc_clock.h"
 #include "topology/build.h"
+#include "traffic/workload_filter.h"
 
 namespace fe::control {
 
@@ -64,29 +66,6 @@ cong::DscpMapConfig ScenarioDscpMap(const fabric_emu::Scenario& scenario) {
   params.entries = unique;
   StatusOr<cong::DscpMapConfig> config = cong::Compile(params);
   return config.ok() ? *config : cong::DscpMapConfig{};  // validated with the scenario
-}
-
-// The scenario with its traffic replaced by exactly `messages`, as flow lists (one section per
-// run of equal DSCP, in order), so that the fabric is sized and wired for them as a software
-// run would be.
-fabric_emu::Scenario WithMessages(const fabric_emu::Scenario& scenario,
-                                  const std::vector<dp::MessageSpec>& messages) {
-  fabric_emu::Scenario s = scenario;
-  s.clear_traffic();
-  fabric_emu::Traffic* section = nullptr;
-  for (const dp::MessageSpec& m : messages) {
-    if (section == nullptr || section->dscp() != m.dscp) {
-      section = s.add_traffic();
-      section->set_dscp(m.dscp);
-      section->mutable_flow_list();
-    }
-    fabric_emu::Flow* f = section->mutable_flow_list()->add_flow();
-    f->set_src_host(static_cast<int32_t>(m.src_host));
-    f->set_dst_host(static_cast<int32_t>(m.dst_host));
-    f->set_message_bytes(static_cast<int64_t>(m.size_bytes));
-    f->set_start_ns(static_cast<double>(m.start.ps()) / 1000.0);
-  }
-  return s;
 }
 
 // Everything that must be gone before the pools can be counted and freed, in teardown order.
@@ -166,19 +145,20 @@ int RunServe(const fabric_emu::Scenario& scenario, const ServeOptions& options) 
   }
   StatusOr<topo::Graph> graph = topo::BuildTopology(scenario.topology(), options.scenario_dir);
   if (!graph.ok()) return fail("topology." + graph.status().message());
-  StatusOr<std::vector<dp::MessageSpec>> all =
-      BuildMessages(scenario, *graph, seed, options.scenario_dir);
+  StatusOr<Workload> all = BuildWorkload(scenario, *graph, seed, options.scenario_dir);
   if (!all.ok()) return fail(all.status().message());
-  std::vector<dp::MessageSpec> emulated;
-  for (const dp::MessageSpec& m : *all) {
-    if (!real_hosts.contains(m.src_host) && !real_hosts.contains(m.dst_host)) emulated.push_back(m);
+  std::vector<uint8_t> real(all->size(), 0);
+  for (uint32_t i = 0; i < all->size(); ++i) {
+    const Flow& f = all->flows[i];
+    real[i] = real_hosts.contains(f.src_host) || real_hosts.contains(f.dst_host) ? 1 : 0;
   }
+  Workload emulated = LeaveOut(*all, std::move(real));
   if (emulated.size() < all->size()) {
     log << "serve: " << all->size() - emulated.size()
-        << " scenario messages are from or to a real host and are left out\n";
+        << " scenario messages are from or to a real host, or wait for one, and are left out\n";
   }
-  StatusOr<std::unique_ptr<Emulation>> built =
-      BuildEmulation(WithMessages(scenario, emulated), seed, options.scenario_dir);
+  StatusOr<std::unique_ptr<Emulation>> built = BuildEmulation(
+      scenario, std::move(emulated), seed, options.scenario_dir, dp::PoolMemory::kDpdkHeap);
   if (!built.ok()) {
     const std::string why = built.status().message();  // a copy: the status is a temporary
     // A packet pool that does not fit: the one failure a user fixes with EAL arguments.

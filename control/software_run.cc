@@ -46,7 +46,7 @@ StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
     if (!nic.ok()) return nic.status();
     // Unthrottled, a message runs at the rate of the link its sender leaves by.
     const auto line_rate = [&e](uint32_t id) {
-      const dp::MessageSpec& m = e.fabric->messages()[id].spec;
+      const dp::MessageSpec& m = e.fabric->messages().spec(id);
       const topo::Node& src = e.graph.node(e.graph.hosts()[m.src_host]);
       return e.graph.link(src.links[e.graph.HostPortTo(m.src_host, m.dst_host, id)]).rate;
     };
@@ -109,8 +109,10 @@ StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
   // run's length is when its last message completed, unless it was stopped first.
   r.simulated_time = r.stopped_early ? e.sched.Now() : Time::Zero();
   if (!r.stopped_early) {
-    for (const dp::MessageState& m : e.fabric->messages()) {
-      const Time end = m.completed() ? m.completed_at : m.delivered_at;
+    const dp::MessageTable& messages = e.fabric->messages();
+    for (uint32_t id = 0; id < messages.size(); ++id) {
+      const Time end = messages.completed(id) ? messages.sender[id].completed_at
+                                              : messages.receiver[id].delivered_at;
       if (end != Time::Infinite() && end > r.simulated_time) r.simulated_time = end;
     }
   }

@@ -4,7 +4,9 @@
 #include <optional>
 
 #include "control/validation.h"
+#include "control/workload_build.h"
 #include "traffic/cdf_load.h"
+#include "traffic/dependency_cycle.h"
 #include "traffic/flow_size_cdf.h"
 
 namespace fe::control {
@@ -15,6 +17,45 @@ using fabric_emu::Flow;
 using fabric_emu::Incast;
 using fabric_emu::Permutation;
 using fabric_emu::Traffic;
+
+// Each `after` names another flow of the list, and the flows do not wait for one another in a
+// cycle (it would never start).
+void CheckFlowDependencies(Validation& v, const fabric_emu::FlowList& list, const Site& s) {
+  using fabric_emu::FlowList;
+  bool indices_ok = true;
+  for (int i = 0; i < list.flow_size(); ++i) {
+    const Site fs = s.Nested(FlowList::kFlowFieldNumber, i);
+    const Flow& f = list.flow(i);
+    for (int k = 0; k < f.after_size(); ++k) {
+      const int32_t d = f.after(k);
+      std::string why;
+      if (d < 0 || d >= list.flow_size()) {
+        why = "no flow " + std::to_string(d) + " in this list of " +
+              std::to_string(list.flow_size()) + " (indices start at 0)";
+      } else if (d == i) {
+        why = "a flow cannot wait for itself";
+      }
+      if (why.empty()) continue;
+      v.out.AddAt(fs.Line(Flow::kAfterFieldNumber, k), fs.Path(Flow::kAfterFieldNumber, k), why);
+      indices_ok = false;
+    }
+  }
+  if (!indices_ok) return;
+  const std::vector<uint32_t> cycle = DependencyCycle(FlowListWorkload(list));
+  if (cycle.empty()) return;
+  // Reported at the first flow of the cycle, on its `after` entry naming the next one.
+  const uint32_t first = cycle[0], next = cycle.size() > 1 ? cycle[1] : cycle[0];
+  const Flow& f = list.flow(static_cast<int>(first));
+  int k = 0;
+  while (k < f.after_size() && static_cast<uint32_t>(f.after(k)) != next) ++k;
+  std::string ring;
+  for (const uint32_t c : cycle) ring += std::to_string(c) + " -> ";
+  ring += std::to_string(first);
+  const Site fs = s.Nested(FlowList::kFlowFieldNumber, static_cast<int>(first));
+  v.out.AddAt(fs.Line(Flow::kAfterFieldNumber, k), fs.Path(Flow::kAfterFieldNumber, k),
+              "flows wait for one another in a cycle and would never start: " + ring +
+                  " (each waits for the next)");
+}
 
 void CheckFlowList(Validation& v, const fabric_emu::FlowList& list, const Site& s) {
   using fabric_emu::FlowList;
@@ -33,7 +74,9 @@ void CheckFlowList(Validation& v, const fabric_emu::FlowList& list, const Site& 
     v.CheckMessageBytes(fs, Flow::kMessageBytesFieldNumber, f.has_message_bytes(),
                         f.message_bytes());
     v.Duration(fs, Flow::kStartNsFieldNumber, f.start_ns(), false);
+    v.Duration(fs, Flow::kDelayNsFieldNumber, f.delay_ns(), false);
   }
+  CheckFlowDependencies(v, list, s);
 }
 
 // Returns the mean number of flows the load makes, once its table and the fabric are known.

@@ -221,13 +221,13 @@ Status Fabric::AddMessages(std::span<const MessageSpec> specs) {
     const MessageSpec& s = specs[i];
     const auto id = static_cast<uint32_t>(messages_.size());
     if (!hpcc.empty()) hpcc_.push_back(HpccQp{hpcc[i], {}});
-    MessageState st;
-    st.spec = s;
-    st.packets_total = static_cast<uint32_t>((s.size_bytes + mtu - 1) / mtu);
+    MessageInfo info;
+    info.spec = s;
+    info.packets_total = static_cast<uint32_t>((s.size_bytes + mtu - 1) / mtu);
     // RoCEv2 entropy: a per-QP UDP source port in the dynamic range (49152-65535).
-    st.udp_src_port = static_cast<uint16_t>(0xC000 | ((id * 2654435761u) >> 18));
-    messages_.push_back(st);
-    sender(id).ScheduleMessage(id);
+    info.udp_src_port = static_cast<uint16_t>(0xC000 | ((id * 2654435761u) >> 18));
+    messages_.Add(info);
+    if (!s.held) sender(id).ScheduleMessage(id);
   }
   return Status::Ok();
 }
@@ -271,15 +271,22 @@ uint64_t Fabric::MarkUnreachable() {
   const Time now = sched_->Now();
   uint64_t n = 0;
   for (uint32_t id = 0; id < messages_.size(); ++id) {
-    const MessageState& m = messages_[id];
+    const SenderState& m = messages_.sender[id];
+    const MessageSpec& spec = messages_.spec(id);
     // A message yet to start is checked as it starts: its path may be back by then.
-    if (m.completed() || m.unreachable || m.spec.start > now) continue;
-    const uint16_t port = graph_.HostPortTo(m.spec.src_host, m.spec.dst_host, id);
-    if (Reachable(m.spec.src_host, port, m.spec.dst_host)) continue;
-    nic(m.spec.src_host, port).Abandon(id);
+    if (m.completed() || m.unreachable || spec.start > now || (spec.held && !m.started())) {
+      continue;
+    }
+    const uint16_t port = graph_.HostPortTo(spec.src_host, spec.dst_host, id);
+    if (Reachable(spec.src_host, port, spec.dst_host)) continue;
+    nic(spec.src_host, port).Abandon(id);
     ++n;
   }
   return n;
+}
+
+void Fabric::SetMessageObserver(MessageObserver* observer) {
+  for (const auto& n : nics_) n->SetObserver(observer);
 }
 
 void Fabric::SetLossObserver(LinkLossObserver* observer) {
@@ -298,7 +305,7 @@ Time Fabric::lookahead() const {
 
 uint64_t Fabric::messages_delivered() const {
   uint64_t n = 0;
-  for (const MessageState& m : messages_) n += m.delivered() ? 1 : 0;
+  for (const ReceiverState& m : messages_.receiver) n += m.delivered() ? 1 : 0;
   return n;
 }
 

@@ -87,8 +87,15 @@ class Fabric final : public Reachability {
   Fabric(const Fabric&) = delete;
   Fabric& operator=(const Fabric&) = delete;
 
-  // Adds messages and schedules their starts; validates hosts and sizes first (all or nothing).
+  // Adds messages and schedules the starts of those not held; validates hosts and sizes first
+  // (all or nothing).
   Status AddMessages(std::span<const MessageSpec> specs);
+  // Starts held message id at `at` (Nic::StartAt on its sender).
+  void Release(uint32_t id, Time at) { sender(id).StartAt(id, at); }
+  // Marks held message id as one that will never start, or revokes that (Nic::SetCancelled).
+  void SetCancelled(uint32_t id, bool cancelled) { sender(id).SetCancelled(id, cancelled); }
+  // Every NIC reports deliveries and messages given up to `observer` (nullptr: none).
+  void SetMessageObserver(MessageObserver* observer);
 
   // Hands host `host`'s attachment point to an outside element (a real port in real-time mode):
   // frames the fabric delivers to the host go to `receiver` instead of the emulated NIC, and the
@@ -108,7 +115,7 @@ class Fabric final : public Reachability {
   }
   // The NIC that sends (and is acknowledged for) message id.
   Nic& sender(uint32_t id) {
-    const MessageSpec& s = messages_[id].spec;
+    const MessageSpec& s = messages_.spec(id);
     return nic(s.src_host, graph_.HostPortTo(s.src_host, s.dst_host, id));
   }
   const Switch& switch_at(size_t i) const { return *switches_[i]; }

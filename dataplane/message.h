@@ -1,5 +1,5 @@
 // A message is one RDMA SEND from a source host's NIC to a destination host's NIC, carried by its
-// own RC queue pair. MessageState is the flat per-message record both NICs update in place.
+// own RC queue pair. MessageTable holds each message's state, split by which NIC writes it.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +17,8 @@ struct MessageSpec {
   uint64_t size_bytes = 0;
   Time start;
   uint8_t dscp = 26;  // RoCE traffic class by common convention
+  // Waits for others: it starts when Fabric::Release says, no earlier than `start`.
+  bool held = false;
 };
 
 // QP numbers below 0x100 are left free: IBA reserves QP0 and QP1, and real NICs start higher.
@@ -31,11 +33,15 @@ enum class SendQueue : uint8_t {
   kWaiting,  // in the pacing heap until next_send
 };
 
-struct MessageState {
+// Fixed once the message is added; both ends read it.
+struct MessageInfo {
   MessageSpec spec;
   uint32_t packets_total = 0;
   uint16_t udp_src_port = 0;
-  // Sender side.
+};
+
+// Written by the sending NIC alone (the NIC Fabric::sender names).
+struct SenderState {
   uint32_t next_psn = 0;       // next packet to send; go-back-N rewinds it
   uint32_t max_psn_sent = 0;   // one past the highest PSN ever sent: below it, a send is a resend
   uint32_t acked_packets = 0;  // cumulative: every PSN below it is acknowledged
@@ -43,6 +49,8 @@ struct MessageState {
   // No path led to the destination (after a failure, or at the start): the sender gave the
   // message up, as an RC QP goes to its error state, and sends none of it again.
   bool unreachable = false;
+  // A message it waited for was given up, so it will never start (it was never scheduled).
+  bool cancelled = false;
   Time retransmit_deadline = Time::Infinite();  // Infinite: nothing unacknowledged
   // One RTO event at a time: it fires at or before the deadline (ACKs only move it later) and
   // then follows it, or lapses if everything was acknowledged meanwhile.
@@ -57,26 +65,71 @@ struct MessageState {
   cong::DcqcnState dcqcn;
   // Pacing: the next packet may start one gap at the QP's rate after the last one started, so a
   // rate change re-spaces it from last_send.
-  Time next_send;                     // earliest start of the QP's next packet
-  Time last_send = Time::Infinite();  // start of its last packet; Infinite: none yet
-  uint32_t last_send_wire_bytes = 0;  // wire bytes of that packet
-  uint32_t pace_generation = 0;       // a pacing-heap entry of another generation is stale
-  // Receiver side.
+  Time next_send;                        // earliest start of the QP's next packet
+  Time last_send = Time::Infinite();     // start of its last packet; Infinite: none yet
+  uint32_t last_send_wire_bytes = 0;     // wire bytes of that packet
+  uint32_t pace_generation = 0;          // a pacing-heap entry of another generation is stale
+  Time started_at = Time::Infinite();    // its start event ran: dependencies met, time reached
+  Time completed_at = Time::Infinite();  // last ACK at the sender
+
+  bool started() const { return started_at != Time::Infinite(); }
+  bool completed() const { return completed_at != Time::Infinite(); }
+};
+
+// Written by the receiving NIC alone.
+struct ReceiverState {
   uint32_t expected_psn = 0;
   uint32_t packets_since_ack = 0;
   bool nak_outstanding = false;   // a NAK went out for the current gap; cleared when it fills
   cong::CnpPacerState cnp_pacer;  // notification point: when this QP may send its next CNP
   uint64_t bytes_delivered = 0;
   Time delivered_at = Time::Infinite();  // last byte at the receiver
-  Time completed_at = Time::Infinite();  // last ACK at the sender
 
   bool delivered() const { return delivered_at != Time::Infinite(); }
-  bool completed() const { return completed_at != Time::Infinite(); }
-  // Nothing more will happen to it: completed, or given up as unreachable. A run ends when every
-  // message is finished.
-  bool finished() const { return completed() || unreachable; }
 };
 
-using MessageTable = std::vector<MessageState>;
+// Told of what becomes of messages: the receiving NIC reports a delivery, the sending NIC a
+// message it gave up. Each call runs in the scheduler domain of the NIC that makes it.
+class MessageObserver {
+ public:
+  virtual ~MessageObserver() = default;
+  // The last byte of message id reached its receiver, in order, at `at` (now).
+  virtual void OnDelivered(uint32_t id, Time at) = 0;
+  // The sender gave message id up as unreachable: unless its last bytes are already on their
+  // way, it will not be delivered.
+  virtual void OnGivenUp(uint32_t id) = 0;
+};
+
+// Every message's state by id, in three arrays: what is fixed, what the sender writes and what
+// the receiver writes. Neither end writes what the other writes or reads, but for the fixed part,
+// so the two ends of a message can run on different cores.
+struct MessageTable {
+  std::vector<MessageInfo> info;
+  std::vector<SenderState> sender;
+  std::vector<ReceiverState> receiver;
+
+  size_t size() const { return info.size(); }
+  void reserve(size_t n) {
+    info.reserve(n);
+    sender.reserve(n);
+    receiver.reserve(n);
+  }
+  // Appends a message; returns its id.
+  uint32_t Add(const MessageInfo& m) {
+    info.push_back(m);
+    sender.emplace_back();
+    receiver.emplace_back();
+    return static_cast<uint32_t>(info.size() - 1);
+  }
+  const MessageSpec& spec(uint32_t id) const { return info[id].spec; }
+  bool delivered(uint32_t id) const { return receiver[id].delivered(); }
+  bool completed(uint32_t id) const { return sender[id].completed(); }
+  // Nothing more will happen to it: completed, given up as unreachable, or never to start. A run
+  // ends when every message is finished.
+  bool finished(uint32_t id) const {
+    const SenderState& s = sender[id];
+    return s.completed() || s.unreachable || s.cancelled;
+  }
+};
 
 }  // namespace fe::dp

@@ -128,17 +128,17 @@ uint64_t Nic::EventArg(Timer t, uint64_t generation, uint32_t id) {
          ((generation & kGenerationMask) << kIdBits) | id;
 }
 
-void Nic::ScheduleMessage(uint32_t id) {
-  sched_->At((*messages_)[id].spec.start, this, EventArg(Timer::kStart, 0, id));
-}
+void Nic::StartAt(uint32_t id, Time at) { sched_->At(at, this, EventArg(Timer::kStart, 0, id)); }
 
 void Nic::OnEvent(uint64_t arg) {
   const auto id = static_cast<uint32_t>(arg & kIdMask);
   const uint64_t generation = (arg >> kIdBits) & kGenerationMask;
   switch (static_cast<Timer>(arg >> (kIdBits + kGenerationBits))) {
     case Timer::kStart: {
-      MessageState& msg = (*messages_)[id];
-      if (reach_ != nullptr && !reach_->Reachable(host_, host_port_, msg.spec.dst_host)) {
+      SenderState& msg = messages_->sender[id];
+      msg.started_at = sched_->Now();
+      if (reach_ != nullptr &&
+          !reach_->Reachable(host_, host_port_, messages_->info[id].spec.dst_host)) {
         return Abandon(id);
       }
       if (config_.cc == CongestionControl::kDcqcn) msg.dcqcn = cong::InitialState(config_.dcqcn);
@@ -161,8 +161,8 @@ void Nic::OnEvent(uint64_t arg) {
   }
 }
 
-bool Nic::CanSend(uint32_t id, const MessageState& msg) const {
-  if (msg.next_psn >= msg.packets_total) return false;
+bool Nic::CanSend(uint32_t id, const SenderState& msg) const {
+  if (msg.next_psn >= messages_->info[id].packets_total) return false;
   if (config_.cc != CongestionControl::kHpcc) return true;
   // As the HPCC authors' NIC: a packet may leave while the bytes in flight are below W (so W is
   // exceeded by less than one packet). Go-back-N rewinds next_psn, and the window with it.
@@ -172,7 +172,7 @@ bool Nic::CanSend(uint32_t id, const MessageState& msg) const {
 }
 
 void Nic::Enqueue(uint32_t id) {
-  MessageState& msg = (*messages_)[id];
+  SenderState& msg = messages_->sender[id];
   if (msg.send_queue != SendQueue::kNone || !CanSend(id, msg)) return;
   if (config_.cc == CongestionControl::kDcqcn) CatchUpDcqcn(id, msg);
   if (!paced_ || msg.next_send <= sched_->Now()) {
@@ -183,13 +183,13 @@ void Nic::Enqueue(uint32_t id) {
   }
 }
 
-void Nic::PushWaiting(uint32_t id, MessageState& msg) {
+void Nic::PushWaiting(uint32_t id, SenderState& msg) {
   msg.send_queue = SendQueue::kWaiting;
   waiting_.push_back(Waiting{msg.next_send, id, ++msg.pace_generation});
   std::push_heap(waiting_.begin(), waiting_.end(), std::greater<>());
 }
 
-Time Nic::DcqcnNextSend(const MessageState& msg, Time now) const {
+Time Nic::DcqcnNextSend(const SenderState& msg, Time now) const {
   cong::DcqcnState s = msg.dcqcn;
   const auto gap_end = [&] {
     return msg.last_send + s.current_rate.SerializationTime(msg.last_send_wire_bytes);
@@ -203,7 +203,7 @@ Time Nic::DcqcnNextSend(const MessageState& msg, Time now) const {
   return at;
 }
 
-void Nic::CatchUpDcqcn(uint32_t id, MessageState& msg) {
+void Nic::CatchUpDcqcn(uint32_t id, SenderState& msg) {
   const Time now = sched_->Now();
   if (cong::NextTimerDue(msg.dcqcn) > now) return;
   const Rate before = msg.dcqcn.current_rate;
@@ -212,13 +212,13 @@ void Nic::CatchUpDcqcn(uint32_t id, MessageState& msg) {
   if (msg.dcqcn.current_rate != before) Repace(id, msg);
 }
 
-Time Nic::NextSend(uint32_t id, const MessageState& msg, Time now) const {
+Time Nic::NextSend(uint32_t id, const SenderState& msg, Time now) const {
   if (config_.cc == CongestionControl::kDcqcn) return DcqcnNextSend(msg, now);
   const Rate rate = (*hpcc_)[id].state.rate;
   return std::max(now, msg.last_send + rate.SerializationTime(msg.last_send_wire_bytes));
 }
 
-void Nic::Repace(uint32_t id, MessageState& msg) {
+void Nic::Repace(uint32_t id, SenderState& msg) {
   if (msg.last_send == Time::Infinite()) return;  // the first packet starts with the message
   const Time now = sched_->Now();
   const Time at = NextSend(id, msg, now);
@@ -233,7 +233,7 @@ void Nic::Repace(uint32_t id, MessageState& msg) {
 void Nic::ArmWakeup() {
   // A stale entry at the front would only cause a wake-up that finds nothing to send.
   while (!waiting_.empty() &&
-         waiting_.front().generation != (*messages_)[waiting_.front().id].pace_generation) {
+         waiting_.front().generation != messages_->sender[waiting_.front().id].pace_generation) {
     std::pop_heap(waiting_.begin(), waiting_.end(), std::greater<>());
     waiting_.pop_back();
   }
@@ -251,7 +251,7 @@ rte_mbuf* Nic::Pull() {
     std::pop_heap(waiting_.begin(), waiting_.end(), std::greater<>());
     const Waiting w = waiting_.back();
     waiting_.pop_back();
-    MessageState& msg = (*messages_)[w.id];
+    SenderState& msg = messages_->sender[w.id];
     if (w.generation != msg.pace_generation) continue;  // re-paced since: another entry holds it
     if (config_.cc == CongestionControl::kDcqcn) {
       CatchUpDcqcn(w.id, msg);  // a cut that came due meanwhile re-queues it for later
@@ -265,7 +265,7 @@ rte_mbuf* Nic::Pull() {
   // since it was queued can have moved its next packet into the future: it waits again.
   while (!ready_.empty()) {
     const uint32_t id = ready_.front();
-    MessageState& msg = (*messages_)[id];
+    SenderState& msg = messages_->sender[id];
     if (CanSend(id, msg)) {
       if (config_.cc == CongestionControl::kDcqcn) CatchUpDcqcn(id, msg);
       if (!paced_ || msg.next_send <= now) break;
@@ -284,7 +284,7 @@ rte_mbuf* Nic::Pull() {
     return nullptr;
   }
   const uint32_t id = ready_.pop();
-  MessageState& msg = (*messages_)[id];
+  SenderState& msg = messages_->sender[id];
   msg.send_queue = SendQueue::kNone;
   BuildDataPacket(id, msg, m);
   if (paced_) {
@@ -300,10 +300,11 @@ rte_mbuf* Nic::Pull() {
   return m;
 }
 
-void Nic::BuildDataPacket(uint32_t id, MessageState& msg, rte_mbuf* m) {
+void Nic::BuildDataPacket(uint32_t id, SenderState& msg, rte_mbuf* m) {
+  const MessageInfo& info = messages_->info[id];
   const uint32_t psn = msg.next_psn++;
   const bool first = psn == 0;
-  const bool last = msg.next_psn == msg.packets_total;
+  const bool last = msg.next_psn == info.packets_total;
   BthOpcode op = BthOpcode::kRcSendMiddle;
   if (first && last) {
     op = BthOpcode::kRcSendOnly;
@@ -313,11 +314,11 @@ void Nic::BuildDataPacket(uint32_t id, MessageState& msg, rte_mbuf* m) {
     op = BthOpcode::kRcSendLast;
   }
   const uint64_t offset = static_cast<uint64_t>(psn) * config_.mtu_payload_bytes;
-  const uint64_t left = msg.spec.size_bytes - offset;
+  const uint64_t left = info.spec.size_bytes - offset;
   const auto payload =
       static_cast<uint32_t>(left < config_.mtu_payload_bytes ? left : config_.mtu_payload_bytes);
   const RoceFields f{
-      host_, msg.spec.dst_host, msg.udp_src_port, msg.spec.dscp, kEcnEct0, op, QpnOf(id), psn,
+      host_, info.spec.dst_host, info.udp_src_port, info.spec.dscp, kEcnEct0, op, QpnOf(id), psn,
       last};
   WriteRocePacket(m, f, payload);
   InitIntStack(m, config_.cc == CongestionControl::kHpcc);
@@ -334,7 +335,7 @@ void Nic::BuildDataPacket(uint32_t id, MessageState& msg, rte_mbuf* m) {
   ArmRetransmit(id, msg);
 }
 
-void Nic::ArmRetransmit(uint32_t id, MessageState& msg) {
+void Nic::ArmRetransmit(uint32_t id, SenderState& msg) {
   if (msg.retransmit_deadline != Time::Infinite()) return;  // running; ACKs move it on
   msg.retransmit_deadline = sched_->Now() + config_.retransmit_timeout;
   // A pending event is due at an earlier deadline, as deadlines only grow: it will follow this one.
@@ -344,16 +345,17 @@ void Nic::ArmRetransmit(uint32_t id, MessageState& msg) {
 }
 
 void Nic::Abandon(uint32_t id) {
-  MessageState& msg = (*messages_)[id];
+  SenderState& msg = messages_->sender[id];
   msg.unreachable = true;
   // Nothing left to send: a queued entry finds nothing (CanSend) and drops out, the pending
   // retransmission lapses, and late ACKs move nothing (OnAck rewinds no unreachable message).
-  msg.next_psn = msg.packets_total;
+  msg.next_psn = messages_->info[id].packets_total;
   msg.retransmit_deadline = Time::Infinite();
+  if (observer_ != nullptr) observer_->OnGivenUp(id);
 }
 
 void Nic::OnRetransmitTimer(uint32_t id) {
-  MessageState& msg = (*messages_)[id];
+  SenderState& msg = messages_->sender[id];
   msg.retransmit_event_pending = false;
   if (msg.retransmit_deadline == Time::Infinite()) return;  // all acknowledged since
   if (msg.unreachable) return;
@@ -404,11 +406,11 @@ void Nic::Receive(uint16_t /*local_port*/, rte_mbuf* m) {
 }
 
 void Nic::OnData(rte_mbuf* m, uint32_t id, const HeaderView& h) {
-  MessageState& msg = (*messages_)[id];
+  ReceiverState& msg = messages_->receiver[id];
   ++counters_.data_packets_received;
   if (h.ecn == kEcnCe) {
     ++counters_.ce_marked_received;
-    if (cong::ShouldSendCnp(config_.cnp_pacer, msg.cnp_pacer, sched_->Now())) SendCnp(msg);
+    if (cong::ShouldSendCnp(config_.cnp_pacer, msg.cnp_pacer, sched_->Now())) SendCnp(id);
   }
   if (h.psn > msg.expected_psn) {
     // Go-back-N: the packets past a gap are discarded, and one NAK per gap names the first
@@ -417,7 +419,7 @@ void Nic::OnData(rte_mbuf* m, uint32_t id, const HeaderView& h) {
     if (!msg.nak_outstanding) {
       msg.nak_outstanding = true;
       ++counters_.naks_sent;
-      SendAck(msg, kAethNakPsnError, msg.expected_psn, m);
+      SendAck(id, msg, kAethNakPsnError, msg.expected_psn, m);
     }
     return;
   }
@@ -432,38 +434,44 @@ void Nic::OnData(rte_mbuf* m, uint32_t id, const HeaderView& h) {
     msg.nak_outstanding = false;
     msg.bytes_delivered += payload;
     counters_.payload_bytes_received += payload;
-    if (last) msg.delivered_at = sched_->Now();
+    if (last) {
+      msg.delivered_at = sched_->Now();
+      if (observer_ != nullptr) observer_->OnDelivered(id, msg.delivered_at);
+    }
   }
   if (++msg.packets_since_ack >= config_.ack_every_packets || last) {
-    SendAck(msg, kAethAck, msg.expected_psn - 1, m);
+    SendAck(id, msg, kAethAck, msg.expected_psn - 1, m);
   }
 }
 
-void Nic::SendAck(MessageState& msg, uint8_t syndrome, uint32_t psn, const rte_mbuf* echo) {
-  msg.packets_since_ack = 0;
+void Nic::SendAck(uint32_t id, ReceiverState& r, uint8_t syndrome, uint32_t psn,
+                  const rte_mbuf* echo) {
+  r.packets_since_ack = 0;
   rte_mbuf* a = AllocPacket(pool_);
   if (a == nullptr) {
     ++counters_.alloc_failures;
     return;
   }
-  const RoceFields f{host_,    msg.spec.src_host,         msg.udp_src_port, kDscpAck,
-                     kEcnEct0, BthOpcode::kRcAcknowledge, QpnOf(IdOf(msg)), psn,
+  const MessageInfo& info = messages_->info[id];
+  const RoceFields f{host_,    info.spec.src_host,        info.udp_src_port, kDscpAck,
+                     kEcnEct0, BthOpcode::kRcAcknowledge, QpnOf(id),         psn,
                      false};
-  WriteRoceAck(a, f, syndrome, msg.expected_psn);
+  WriteRoceAck(a, f, syndrome, r.expected_psn);
   CopyIntStack(echo, a);  // HPCC: the sender reads the path's telemetry from the ACK
   ++counters_.acks_sent;
   port_->Enqueue(a, config_.ack_queue);
 }
 
-void Nic::SendCnp(MessageState& msg) {
+void Nic::SendCnp(uint32_t id) {
   rte_mbuf* c = AllocPacket(pool_);
   if (c == nullptr) {
     ++counters_.alloc_failures;
     return;
   }
   // Annex A17.9.3: the CNP goes to the sender's QP; its PSN is unused.
-  const RoceFields f{host_,      msg.spec.src_host, msg.udp_src_port, kDscpCnp,
-                     kEcnNotEct, BthOpcode::kCnp,   QpnOf(IdOf(msg)), 0,
+  const MessageInfo& info = messages_->info[id];
+  const RoceFields f{host_,      info.spec.src_host, info.udp_src_port, kDscpCnp,
+                     kEcnNotEct, BthOpcode::kCnp,    QpnOf(id),         0,
                      false};
   WriteRoceCnp(c, f);
   InitIntStack(c, false);
@@ -472,7 +480,7 @@ void Nic::SendCnp(MessageState& msg) {
 }
 
 void Nic::OnAck(rte_mbuf* m, uint32_t id, uint32_t psn) {
-  MessageState& msg = (*messages_)[id];
+  SenderState& msg = messages_->sender[id];
   ++counters_.acks_received;
   const bool nak = AethSyndrome(m) == kAethNakPsnError;
   if (nak) ++counters_.naks_received;
@@ -493,13 +501,13 @@ void Nic::OnAck(rte_mbuf* m, uint32_t id, uint32_t psn) {
       msg.retransmit_deadline = sched_->Now() + config_.retransmit_timeout;
     }
   }
-  if (msg.acked_packets == msg.packets_total && !msg.completed()) {
+  if (msg.acked_packets == messages_->info[id].packets_total && !msg.completed()) {
     msg.completed_at = sched_->Now();
   }
   if (config_.cc == CongestionControl::kHpcc) OnHpccAck(m, id, msg);
 }
 
-void Nic::OnHpccAck(const rte_mbuf* m, uint32_t id, MessageState& msg) {
+void Nic::OnHpccAck(const rte_mbuf* m, uint32_t id, SenderState& msg) {
   HpccQp& qp = (*hpcc_)[id];
   std::array<StampedHop, kMaxStampedHops> stamped;
   const uint32_t n = ReadIntStack(m, stamped);
@@ -519,7 +527,7 @@ void Nic::OnHpccAck(const rte_mbuf* m, uint32_t id, MessageState& msg) {
 }
 
 void Nic::OnCnp(uint32_t id) {
-  MessageState& msg = (*messages_)[id];
+  SenderState& msg = messages_->sender[id];
   ++msg.cnps_received;
   ++counters_.cnps_received;
   if (config_.cc != CongestionControl::kDcqcn) return;  // HPCC reads INT, not ECN

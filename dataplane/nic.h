@@ -148,7 +148,16 @@ class Nic final : public PacketReceiver, public PacketSource, public EventHandle
       const NicConfig& config, HpccTable* hpcc = nullptr);
 
   // Starts sending message id (already in the table with this host as source) at its start time.
-  void ScheduleMessage(uint32_t id);
+  void ScheduleMessage(uint32_t id) { StartAt(id, messages_->info[id].spec.start); }
+  // The same at `at`: a held message, once what it waits for is done. From another domain than
+  // the NIC's, `at` must be at least the lookahead past now (Scheduler::AtIn).
+  void StartAt(uint32_t id, Time at);
+  // Marks message id, never started, as one that will not start (a message it waits for was
+  // given up), or revokes that.
+  void SetCancelled(uint32_t id, bool cancelled) { messages_->sender[id].cancelled = cancelled; }
+  // Deliveries this NIC receives and messages it gives up are reported to `observer` (nullptr:
+  // to no one).
+  void SetObserver(MessageObserver* observer) { observer_ = observer; }
   // From now on a message starting on this NIC, the host's port `port`, first asks `reach`
   // whether its destination can be reached, and is given up (Abandon) if not.
   void SetReachability(const Reachability* reach, uint16_t port) {
@@ -181,34 +190,31 @@ class Nic final : public PacketReceiver, public PacketSource, public EventHandle
   void OnData(rte_mbuf* m, uint32_t id, const HeaderView& h);
   void OnAck(rte_mbuf* m, uint32_t id, uint32_t psn);
   void OnCnp(uint32_t id);
-  void OnHpccAck(const rte_mbuf* m, uint32_t id, MessageState& msg);
+  void OnHpccAck(const rte_mbuf* m, uint32_t id, SenderState& msg);
   // The QP has a packet to send and, under HPCC, its window has room.
-  bool CanSend(uint32_t id, const MessageState& msg) const;
+  bool CanSend(uint32_t id, const SenderState& msg) const;
   void OnRetransmitTimer(uint32_t id);
   // echo: the data packet answered, whose INT stack the ACK carries back.
-  void SendAck(MessageState& msg, uint8_t syndrome, uint32_t psn, const rte_mbuf* echo);
-  void SendCnp(MessageState& msg);
-  void BuildDataPacket(uint32_t id, MessageState& msg, rte_mbuf* m);
+  void SendAck(uint32_t id, ReceiverState& r, uint8_t syndrome, uint32_t psn, const rte_mbuf* echo);
+  void SendCnp(uint32_t id);
+  void BuildDataPacket(uint32_t id, SenderState& msg, rte_mbuf* m);
   // Puts a QP with packets to send into the ready queue or, if paced into the future, the heap.
   void Enqueue(uint32_t id);
-  void PushWaiting(uint32_t id, MessageState& msg);
+  void PushWaiting(uint32_t id, SenderState& msg);
   // When the QP's next packet may start, from now on: one gap after its last packet started, at
   // the DCQCN rate of that instant as the increase timer will have moved it (no earlier than
   // now). msg.dcqcn must have replayed the expiries due by now.
-  Time DcqcnNextSend(const MessageState& msg, Time now) const;
+  Time DcqcnNextSend(const SenderState& msg, Time now) const;
   // The same under either congestion control: under HPCC, one gap at the QP's current rate.
-  Time NextSend(uint32_t id, const MessageState& msg, Time now) const;
+  Time NextSend(uint32_t id, const SenderState& msg, Time now) const;
   // The QP's rate changed (a CNP, DCQCN expiries replayed, an HPCC ACK): re-space its next
   // packet from the start of its last one.
-  void Repace(uint32_t id, MessageState& msg);
+  void Repace(uint32_t id, SenderState& msg);
   // Replays the DCQCN expiries due by now into the QP's state, re-spacing it if its rate changed.
-  void CatchUpDcqcn(uint32_t id, MessageState& msg);
-  void ArmRetransmit(uint32_t id, MessageState& msg);
+  void CatchUpDcqcn(uint32_t id, SenderState& msg);
+  void ArmRetransmit(uint32_t id, SenderState& msg);
   void ArmWakeup();
   void Drop(rte_mbuf* m, DropReason reason);
-  uint32_t IdOf(const MessageState& msg) const {
-    return static_cast<uint32_t>(&msg - messages_->data());
-  }
 
   uint32_t host_;
   Scheduler* sched_;
@@ -230,6 +236,7 @@ class Nic final : public PacketReceiver, public PacketSource, public EventHandle
   std::unique_ptr<DropCounters> drops_;
   const Reachability* reach_ = nullptr;
   uint16_t host_port_ = 0;
+  MessageObserver* observer_ = nullptr;
 };
 
 }  // namespace fe::dp

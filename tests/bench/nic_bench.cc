@@ -60,20 +60,20 @@ struct BackToBack {
   void Add(uint32_t qps, uint32_t packets_each) {
     messages.reserve(qps);
     for (uint32_t i = 0; i < qps; ++i) {
-      dp::MessageState st;
-      st.spec = dp::MessageSpec{0, 1, uint64_t{packets_each} * kMtu, Time::Zero(), 26};
-      st.packets_total = packets_each;
-      st.udp_src_port = static_cast<uint16_t>(0xC000 | (i & 0x3FFF));
-      messages.push_back(st);
+      dp::MessageInfo info;
+      info.spec = dp::MessageSpec{0, 1, uint64_t{packets_each} * kMtu, Time::Zero(), 26};
+      info.packets_total = packets_each;
+      info.udp_src_port = static_cast<uint16_t>(0xC000 | (i & 0x3FFF));
+      messages.Add(info);
     }
     for (uint32_t i = 0; i < qps; ++i) a->ScheduleMessage(i);
   }
   // Messages complete roughly in the order they started: a cursor keeps the check cheap enough
   // to run every few events.
   bool AllCompleted() {
-    while (first_pending < messages.size() && messages[first_pending].completed()) ++first_pending;
+    while (first_pending < messages.size() && messages.completed(first_pending)) ++first_pending;
     for (size_t i = first_pending; i < messages.size(); ++i) {
-      if (!messages[i].completed()) return false;
+      if (!messages.completed(i)) return false;
     }
     return true;
   }

@@ -122,7 +122,8 @@ void BM_MemoryPerPacketAndMessage(benchmark::State& state) {
   state.counters["bytes_per_packet_queued"] = element(*plain) + kQueueSlotBytes;
   state.counters["bytes_per_packet_on_wire"] = element(*plain) + sizeof(Event);
   state.counters["bytes_per_packet_queued_hpcc"] = element(*hpcc) + kQueueSlotBytes;
-  state.counters["bytes_per_message"] = static_cast<double>(sizeof(dp::MessageState));
+  state.counters["bytes_per_message"] = static_cast<double>(
+      sizeof(dp::MessageInfo) + sizeof(dp::SenderState) + sizeof(dp::ReceiverState));
   rte_mempool_free(*plain);
   rte_mempool_free(*hpcc);
 }

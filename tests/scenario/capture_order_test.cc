@@ -94,8 +94,9 @@ TEST(CaptureOrderTest, ACaptureChangesNoResultAndListsFramesInTimeOrder) {
   const dp::Fabric& b = *captured->emulation->fabric;
   ASSERT_EQ(a.messages().size(), b.messages().size());
   for (size_t i = 0; i < a.messages().size(); ++i) {
-    ASSERT_TRUE(a.messages()[i].completed());
-    EXPECT_EQ(a.messages()[i].completed_at, b.messages()[i].completed_at) << "message " << i;
+    ASSERT_TRUE(a.messages().completed(i));
+    EXPECT_EQ(a.messages().sender[i].completed_at, b.messages().sender[i].completed_at)
+        << "message " << i;
   }
   EXPECT_EQ(a.Totals().packet_hops, b.Totals().packet_hops);
   EXPECT_EQ(plain->events, captured->events);

@@ -100,7 +100,7 @@ TEST(CnpCaptureTest, TsharkReadsCnpsAndRcSendsWithConsecutivePsns) {
   // on the wire are those the sending side counted for that message.
   uint64_t throttled = 0;
   for (uint32_t id = 0; id < fabric.messages().size(); ++id) {
-    const dp::MessageState& m = fabric.messages()[id];
+    const dp::SenderState& m = fabric.messages().sender[id];
     const auto it = cnps_by_qp.find(dp::QpnOf(id));
     EXPECT_EQ(it == cnps_by_qp.end() ? 0 : it->second, m.cnps_received) << "message " << id;
     throttled += m.cnps_received > 0 ? 1 : 0;

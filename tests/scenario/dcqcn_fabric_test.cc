@@ -127,7 +127,8 @@ Window RunLongFlows(uint32_t senders, const dp::FabricParams& params, Time run,
   probe.Start(half);
   d.sched.RunUntil(half);
   std::vector<uint64_t> delivered0;
-  for (const dp::MessageState& m : d.fabric->messages()) delivered0.push_back(m.bytes_delivered);
+  for (const dp::ReceiverState& m : d.fabric->messages().receiver)
+    delivered0.push_back(m.bytes_delivered);
   const Time busy0 = d.bottleneck().counters().busy_time;
   const double queue0 = d.bottleneck().QueueByteTime(kRoceQueue, half);
   const uint64_t pauses0 = d.PauseFramesSent();
@@ -136,7 +137,7 @@ Window RunLongFlows(uint32_t senders, const dp::FabricParams& params, Time run,
   const double window_ps = static_cast<double>((run - half).ps());
   const double line_bytes = static_cast<double>(kLineRate.BytesIn(run - half));
   for (size_t i = 0; i < d.fabric->messages().size(); ++i) {
-    const dp::MessageState& m = d.fabric->messages()[i];
+    const dp::ReceiverState& m = d.fabric->messages().receiver[i];
     EXPECT_FALSE(m.delivered()) << "flow " << i << " ended inside the window";
     w.share.push_back(static_cast<double>(m.bytes_delivered - delivered0[i]) / line_bytes);
   }
@@ -270,8 +271,8 @@ TEST(DcqcnFabricTest, SurvivorRegainsTheLineRateWhenTheTimersPredict) {
     control::RateSampler rates(&d->sched, &d->fabric->messages(), dp::CongestionControl::kDcqcn,
                                kLineRate, sample_period);
     rates.Start();
-    const dp::MessageState& survivor = d->fabric->messages()[0];
-    const dp::MessageState& leaver = d->fabric->messages()[1];
+    const dp::SenderState& survivor = d->fabric->messages().sender[0];
+    const dp::ReceiverState& leaver = d->fabric->messages().receiver[1];
     while (!leaver.delivered() && !d->sched.empty()) {
       d->sched.RunUntil(d->sched.Now() + Time::FromUs(100));
     }
@@ -290,7 +291,7 @@ TEST(DcqcnFabricTest, SurvivorRegainsTheLineRateWhenTheTimersPredict) {
   auto d = Build(2, params);
   ASSERT_TRUE(d->fabric->AddMessages(specs).ok());
   d->sched.RunUntil(last_cut);
-  const cong::DcqcnState cut = d->fabric->messages()[0].dcqcn;
+  const cong::DcqcnState cut = d->fabric->messages().sender[0].dcqcn;
   ASSERT_EQ(cut.last_cut, last_cut);
   // The cut left the survivor well below the goal: there is a recovery to time.
   ASSERT_LT(cut.current_rate.bps(), goal_bps);

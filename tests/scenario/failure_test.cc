@@ -68,9 +68,11 @@ struct Outcome {
 
 Outcome OutcomeOf(World& w) {
   Outcome o;
-  for (const dp::MessageState& m : w.fabric->messages()) {
+  const dp::MessageTable& messages = w.fabric->messages();
+  for (uint32_t id = 0; id < messages.size(); ++id) {
+    const dp::SenderState& m = messages.sender[id];
     o.per_message.push_back(m.completed_at.ps());
-    o.per_message.push_back(m.delivered_at.ps());
+    o.per_message.push_back(messages.receiver[id].delivered_at.ps());
     o.per_message.push_back(static_cast<int64_t>(m.retransmitted_packets));
     o.per_message.push_back(m.unreachable);
   }
@@ -189,10 +191,11 @@ TEST(FailureTest, LinkDownLosesExactlyWhatWasSentIntoItAndEveryFlowCompletes) {
   EXPECT_EQ(t.drops.total_packets(), Drops(t, dp::DropReason::kLinkDown));  // lossless otherwise
   ExpectFramesConserved(*w);
   // Another path existed for every flow: all complete, none given up.
-  for (const dp::MessageState& m : w->fabric->messages()) {
-    EXPECT_TRUE(m.completed());
-    EXPECT_FALSE(m.unreachable);
-    EXPECT_EQ(m.bytes_delivered, m.spec.size_bytes);
+  const dp::MessageTable& messages = w->fabric->messages();
+  for (uint32_t id = 0; id < messages.size(); ++id) {
+    EXPECT_TRUE(messages.completed(id));
+    EXPECT_FALSE(messages.sender[id].unreachable);
+    EXPECT_EQ(messages.receiver[id].bytes_delivered, messages.spec(id).size_bytes);
   }
 
   const FailureSummary s = w->failures->Summary();
@@ -250,9 +253,9 @@ TEST(FailureTest, CpoEngineFailureTakesDownExactlyItsPorts) {
     EXPECT_EQ(w->fabric->port(leaf, p).link_down(), p >= 5) << "port " << p;
     EXPECT_EQ(w->fabric->link_up(w->graph.node(leaf).links[p]), p < 5) << "port " << p;
   }
-  EXPECT_TRUE(w->fabric->messages()[0].unreachable);
-  EXPECT_FALSE(w->fabric->messages()[0].completed());
-  EXPECT_TRUE(w->fabric->messages()[1].completed());
+  EXPECT_TRUE(w->fabric->messages().sender[0].unreachable);
+  EXPECT_FALSE(w->fabric->messages().completed(0));
+  EXPECT_TRUE(w->fabric->messages().completed(1));
   const FailureSummary s = w->failures->Summary();
   ASSERT_EQ(s.events.size(), 1u);
   EXPECT_EQ(s.events[0].kind, "engine_down");
@@ -284,10 +287,11 @@ TEST(FailureTest, HostLinkDownWithNoOtherPathMakesTheFlowUnreachableAndTheRunEnd
   w->failures->Start();
   w->sched.RunUntil(Time::Infinite());
   ASSERT_TRUE(w->sched.empty());
-  for (const dp::MessageState& m : w->fabric->messages()) {
-    EXPECT_TRUE(m.unreachable);
-    EXPECT_FALSE(m.completed());
-    EXPECT_LT(m.bytes_delivered, m.spec.size_bytes);
+  const dp::MessageTable& messages = w->fabric->messages();
+  for (uint32_t id = 0; id < messages.size(); ++id) {
+    EXPECT_TRUE(messages.sender[id].unreachable);
+    EXPECT_FALSE(messages.completed(id));
+    EXPECT_LT(messages.receiver[id].bytes_delivered, messages.spec(id).size_bytes);
   }
   const FailureSummary s = w->failures->Summary();
   ASSERT_EQ(s.events.size(), 1u);
@@ -333,10 +337,13 @@ TEST(FailureTest, FlappingNeverHangs) {
   Emulation& e = *run->emulation;
   ASSERT_NE(e.failures, nullptr);
   uint64_t unreachable = 0;
-  for (const dp::MessageState& m : e.fabric->messages()) {
+  const dp::MessageTable& messages = e.fabric->messages();
+  for (uint32_t id = 0; id < messages.size(); ++id) {
+    const dp::SenderState& m = messages.sender[id];
+    const dp::MessageSpec& spec = messages.spec(id);
     EXPECT_TRUE(m.completed() || m.unreachable);
-    if (m.spec.src_host != 0 && m.spec.dst_host != 0) {
-      EXPECT_TRUE(m.completed()) << m.spec.src_host << " -> " << m.spec.dst_host;
+    if (spec.src_host != 0 && spec.dst_host != 0) {
+      EXPECT_TRUE(m.completed()) << spec.src_host << " -> " << spec.dst_host;
     }
     unreachable += m.unreachable;
   }

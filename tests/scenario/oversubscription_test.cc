@@ -115,15 +115,16 @@ double PayloadShareGbps(const TwoTierClos& c) {
 std::vector<double> GoodputBySource(const dp::MessageTable& messages, int hosts, Time span) {
   std::vector<double> gbps(hosts);
   const double gbps_per_byte = 8 / span.seconds() * 1e-9;
-  for (const dp::MessageState& m : messages) {
-    gbps[m.spec.src_host] += static_cast<double>(m.bytes_delivered) * gbps_per_byte;
+  for (uint32_t id = 0; id < messages.size(); ++id) {
+    gbps[messages.spec(id).src_host] +=
+        static_cast<double>(messages.receiver[id].bytes_delivered) * gbps_per_byte;
   }
   return gbps;
 }
 
 Time FirstDelivery(const dp::MessageTable& messages) {
   Time first = Time::Infinite();
-  for (const dp::MessageState& m : messages) first = std::min(first, m.delivered_at);
+  for (const dp::ReceiverState& m : messages.receiver) first = std::min(first, m.delivered_at);
   return first;
 }
 
@@ -132,10 +133,11 @@ void ExpectConservation(const Outputs& o) {
   const dp::Fabric& fabric = *o.run.emulation->fabric;
   uint64_t offered = 0;
   uint64_t delivered = 0;
-  for (const dp::MessageState& m : fabric.messages()) {
-    EXPECT_TRUE(m.completed());
-    offered += m.spec.size_bytes;
-    delivered += m.bytes_delivered;
+  const dp::MessageTable& messages = fabric.messages();
+  for (uint32_t id = 0; id < messages.size(); ++id) {
+    EXPECT_TRUE(messages.completed(id));
+    offered += messages.spec(id).size_bytes;
+    delivered += messages.receiver[id].bytes_delivered;
   }
   const dp::FabricTotals totals = fabric.Totals();
   EXPECT_EQ(delivered, offered);

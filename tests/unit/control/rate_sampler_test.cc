@@ -11,31 +11,31 @@
 namespace fe::control {
 namespace {
 
-dp::MessageState Message(Time start, Time completed, Rate dcqcn_rate) {
-  dp::MessageState m;
-  m.spec.start = start;
-  m.completed_at = completed;
-  m.dcqcn.current_rate = dcqcn_rate;
-  return m;
+// A message that started (its start event ran) at `start`.
+void AddMessage(dp::MessageTable& messages, Time start, Time completed, Rate dcqcn_rate) {
+  const uint32_t id = messages.Add(dp::MessageInfo{dp::MessageSpec{0, 1, 1000, start}});
+  messages.sender[id].started_at = start;
+  messages.sender[id].completed_at = completed;
+  messages.sender[id].dcqcn.current_rate = dcqcn_rate;
 }
 
 TEST(RateSamplerTest, SamplesSendingFlowsEveryIntervalAndStopsWhenAllCompleted) {
   Scheduler sched;
   // Flow 0 sends during [0, 25) us, flow 1 during [10, 32) us; samples every 10 us from 10 us.
-  dp::MessageTable messages = {
-      Message(Time::Zero(), Time::FromUs(25), Rate::FromGbps(40)),
-      Message(Time::FromUs(10), Time::FromUs(32), Rate::FromGbps(7)),
-  };
+  dp::MessageTable messages;
+  AddMessage(messages, Time::Zero(), Time::FromUs(25), Rate::FromGbps(40));
+  AddMessage(messages, Time::FromUs(10), Time::FromUs(32), Rate::FromGbps(7));
   RateSampler sampler(&sched, &messages, dp::CongestionControl::kDcqcn, nullptr, Time::FromUs(10));
   sampler.Start();
   // The sampler reads completion as it stands when it runs, so mark the completions as unknown
   // until their time by running in steps.
-  const Time completed0 = messages[0].completed_at, completed1 = messages[1].completed_at;
-  messages[0].completed_at = messages[1].completed_at = Time::Infinite();
+  const Time completed0 = messages.sender[0].completed_at,
+             completed1 = messages.sender[1].completed_at;
+  messages.sender[0].completed_at = messages.sender[1].completed_at = Time::Infinite();
   sched.RunUntil(Time::FromUs(25));
-  messages[0].completed_at = completed0;
+  messages.sender[0].completed_at = completed0;
   sched.RunUntil(Time::FromUs(32));
-  messages[1].completed_at = completed1;
+  messages.sender[1].completed_at = completed1;
   sched.RunUntil(Time::Infinite());
 
   // 10 us: flow 0 only (flow 1 starts at that very instant, sampled from the next one on);
@@ -58,7 +58,8 @@ TEST(RateSamplerTest, SamplesSendingFlowsEveryIntervalAndStopsWhenAllCompleted) 
 
 TEST(RateSamplerTest, WithoutCongestionControlAFlowRunsAtLineRate) {
   Scheduler sched;
-  dp::MessageTable messages = {Message(Time::Zero(), Time::Infinite(), Rate::FromGbps(1))};
+  dp::MessageTable messages;
+  AddMessage(messages, Time::Zero(), Time::Infinite(), Rate::FromGbps(1));
   RateSampler sampler(
       &sched, &messages, dp::CongestionControl::kNone, [](uint32_t) { return Rate::FromGbps(100); },
       Time::FromUs(1));
@@ -99,7 +100,8 @@ TEST(RateSamplerTest, SampleIntervalsAreZeroOrAtLeastOneNanosecond) {
 
 TEST(RateSamplerTest, UnderHpccAFlowRunsAtItsWindowRate) {
   Scheduler sched;
-  dp::MessageTable messages = {Message(Time::Zero(), Time::Infinite(), Rate::FromGbps(1))};
+  dp::MessageTable messages;
+  AddMessage(messages, Time::Zero(), Time::Infinite(), Rate::FromGbps(1));
   dp::HpccTable hpcc(1);
   hpcc[0].state.rate = Rate::FromGbps(37);
   RateSampler sampler(&sched, &messages, dp::CongestionControl::kHpcc, nullptr, Time::FromUs(1),
@@ -120,8 +122,9 @@ TEST(RateSamplerTest, DcqcnSamplesIncludeIncreasesTheNicHasNotAppliedYet) {
   cong::OnCnp(*config, state, Time::Zero());
   ASSERT_EQ(state.current_rate, Rate::FromGbps(50));
   Scheduler sched;
-  dp::MessageTable messages = {Message(Time::Zero(), Time::Infinite(), Rate::FromGbps(50))};
-  messages[0].dcqcn = state;
+  dp::MessageTable messages;
+  AddMessage(messages, Time::Zero(), Time::Infinite(), Rate::FromGbps(50));
+  messages.sender[0].dcqcn = state;
   RateSampler sampler(&sched, &messages, dp::CongestionControl::kDcqcn, nullptr, Time::FromUs(60),
                       RateSources{&*config, nullptr});
   sampler.Start();

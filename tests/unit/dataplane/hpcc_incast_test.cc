@@ -84,7 +84,7 @@ Figures RunIncast(const NicParams& nic) {
     Sample s{t, bottleneck.counters().busy_time, 0, {}};
     for (int q = 0; q < kNumQueues; ++q) s.queue_byte_ps += bottleneck.QueueByteTime(q, t);
     done = 0;
-    for (const MessageState& m : fabric.messages()) {
+    for (const ReceiverState& m : fabric.messages().receiver) {
       s.delivered.push_back(m.bytes_delivered);
       if (m.delivered()) {
         ++done;
@@ -95,7 +95,8 @@ Figures RunIncast(const NicParams& nic) {
     samples.push_back(std::move(s));
   }
   sched.RunUntil(Time::Infinite());
-  for (const MessageState& m : fabric.messages()) EXPECT_EQ(m.bytes_delivered, kMessageBytes);
+  for (const ReceiverState& m : fabric.messages().receiver)
+    EXPECT_EQ(m.bytes_delivered, kMessageBytes);
 
   // The second half of [0, first completion), on sample boundaries.
   size_t i1 = 0;

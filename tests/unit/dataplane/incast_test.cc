@@ -102,7 +102,7 @@ TEST(IncastTest, LosslessDropsNothingAndKeepsTheReceiverLinkBusy) {
 
   EXPECT_EQ(SwitchDrops(f), 0u);
   EXPECT_EQ(f.messages_delivered(), 8u);
-  for (const MessageState& m : f.messages()) EXPECT_EQ(m.bytes_delivered, kMessageBytes);
+  for (const ReceiverState& m : f.messages().receiver) EXPECT_EQ(m.bytes_delivered, kMessageBytes);
   uint64_t retransmitted = 0;
   for (uint32_t h = 0; h < w->graph.num_hosts(); ++h) {
     retransmitted += f.nic(h).counters().retransmitted_packets;
@@ -136,7 +136,7 @@ TEST(IncastTest, LosslessDropsNothingAndKeepsTheReceiverLinkBusy) {
   const topo::PortRef edge = w->graph.Peer(topo::PortRef{w->graph.hosts()[kReceiver], 0});
   const EgressPort& down = f.port(edge.node, edge.port);
   Time last_delivery;
-  for (const MessageState& m : f.messages())
+  for (const ReceiverState& m : f.messages().receiver)
     last_delivery = std::max(last_delivery, m.delivered_at);
   const Time first_arrival = (Time::FromPs(4178 * 80) + kDelay) * 5;
   const double busy = static_cast<double>(down.counters().busy_time.ps()) /
@@ -161,9 +161,8 @@ Time VictimFct(bool pfc) {
   sw.buffer.priorities[3].pfc.xoff_bytes = 64 * 1024;
   auto w = RunIncast(sw, {{4, 5, kVictimBytes, Time::Zero(), 26}}, 1024 * 1024);
   EXPECT_EQ(w->fabric->messages_delivered(), 9u);
-  const MessageState& victim = w->fabric->messages()[8];
-  EXPECT_EQ(victim.spec.dst_host, 5u);
-  return victim.delivered_at;
+  EXPECT_EQ(w->fabric->messages().spec(8).dst_host, 5u);
+  return w->fabric->messages().receiver[8].delivered_at;
 }
 
 TEST(IncastTest, PfcSpreadsCongestionToAVictimThatLossyDoesNot) {

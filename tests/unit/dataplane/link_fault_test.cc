@@ -134,8 +134,8 @@ TEST(LinkFaultTest, BitErrorLossesMatchTheExpectedCount) {
   const MessageSpec spec{0, 1, uint64_t{20000} * kMtu, Time::Zero(), 26};
   ASSERT_TRUE(fabric.AddMessages({&spec, 1}).ok());
   sched.RunUntil(Time::Infinite());
-  ASSERT_TRUE(fabric.messages()[0].completed());
-  EXPECT_EQ(fabric.messages()[0].bytes_delivered, spec.size_bytes);
+  ASSERT_TRUE(fabric.messages().completed(0));
+  EXPECT_EQ(fabric.messages().receiver[0].bytes_delivered, spec.size_bytes);
 
   // Data frames: payload + 62 bytes of headers and FCS + 20 of preamble and gap. ACKs: 66-byte
   // frames (with the 4-byte AETH) + 20. Ports: h0 and the switch's port to h1 carry data only,

@@ -93,11 +93,11 @@ struct BackToBack {
     b_port.DrainAll();
   }
   uint32_t Send(uint64_t size_bytes, Time start) {
-    MessageState st;
-    st.spec = MessageSpec{0, 1, size_bytes, start, 26};
-    st.packets_total = static_cast<uint32_t>((size_bytes + mtu - 1) / mtu);
-    st.udp_src_port = 0xC000;
-    messages.push_back(st);
+    MessageInfo info;
+    info.spec = MessageSpec{0, 1, size_bytes, start, 26};
+    info.packets_total = static_cast<uint32_t>((size_bytes + mtu - 1) / mtu);
+    info.udp_src_port = 0xC000;
+    messages.Add(info);
     if (a->config().cc == CongestionControl::kHpcc) {
       StatusOr<cong::HpccConfig> c = CompileHpccQp(a->config(), hpcc_base_rtt);
       EXPECT_TRUE(c.ok()) << c.status().message();
@@ -144,10 +144,11 @@ TEST(NicTest, NakTriggersGoBackNFromTheMissingPsn) {
   const int64_t sent_before_nak = t_nak.ps() / ser.ps() + 1;  // j x ser < t_nak (no tie here)
   ASSERT_NE(t_nak.ps() % ser.ps(), 0);
   const int64_t resent = sent_before_nak - k;
-  const MessageState& m = w.messages[id];
-  EXPECT_EQ(m.bytes_delivered, n * 1000);
-  EXPECT_TRUE(m.completed());
-  EXPECT_EQ(m.retransmitted_packets, static_cast<uint64_t>(resent));
+  const SenderState& sent = w.messages.sender[id];
+  const ReceiverState& received = w.messages.receiver[id];
+  EXPECT_EQ(received.bytes_delivered, n * 1000);
+  EXPECT_TRUE(sent.completed());
+  EXPECT_EQ(sent.retransmitted_packets, static_cast<uint64_t>(resent));
   EXPECT_EQ(w.a->counters().retransmitted_packets, static_cast<uint64_t>(resent));
   EXPECT_EQ(w.a->counters().data_packets_sent, n + resent);
   // Packets k+1 .. sent_before_nak-1 were past the gap; one NAK for the one gap.
@@ -155,7 +156,7 @@ TEST(NicTest, NakTriggersGoBackNFromTheMissingPsn) {
   EXPECT_EQ(w.b->counters().naks_sent, 1u);
   EXPECT_EQ(w.a->counters().naks_received, 1u);
   // The wire never idled: the last of n + resent packets is delivered at (n + resent) ser + d.
-  EXPECT_EQ(m.delivered_at, ser * static_cast<int64_t>(n + resent) + kDelay);
+  EXPECT_EQ(received.delivered_at, ser * static_cast<int64_t>(n + resent) + kDelay);
   EXPECT_EQ(w.a->counters().retransmit_timeouts, 0u);
   EXPECT_EQ(w.pool.in_use(), 0u);
 }
@@ -173,10 +174,10 @@ TEST(NicTest, TailLossIsRecoveredByTheRetransmissionTimeout) {
   // timer expires one timeout later and the resent packet arrives ser + d after that.
   const Time ser = k100G.SerializationTime(1000 + kDataOverheadBytes);
   const Time last_ack = ser * (n - 1) + kDelay * 2 + k100G.SerializationTime(kAckWireBytes);
-  const MessageState& m = w.messages[id];
-  EXPECT_EQ(m.bytes_delivered, n * 1000);
-  EXPECT_EQ(m.delivered_at, last_ack + p.retransmit_timeout + ser + kDelay);
-  EXPECT_EQ(m.retransmitted_packets, 1u);
+  const ReceiverState& received = w.messages.receiver[id];
+  EXPECT_EQ(received.bytes_delivered, n * 1000);
+  EXPECT_EQ(received.delivered_at, last_ack + p.retransmit_timeout + ser + kDelay);
+  EXPECT_EQ(w.messages.sender[id].retransmitted_packets, 1u);
   EXPECT_EQ(w.a->counters().retransmit_timeouts, 1u);
   EXPECT_EQ(w.b->counters().naks_sent, 0u);
   EXPECT_EQ(w.pool.in_use(), 0u);
@@ -190,12 +191,12 @@ TEST(NicTest, HeavyLossDeliversEveryByteAndConservesPackets) {
   for (uint64_t s : sizes) {
     const uint32_t id = w.Send(s, Time::FromNs(100));
     total_bytes += s;
-    total_packets += w.messages[id].packets_total;
+    total_packets += w.messages.info[id].packets_total;
   }
   w.sched.RunUntil(Time::Infinite());
-  for (const MessageState& m : w.messages) {
-    EXPECT_EQ(m.bytes_delivered, m.spec.size_bytes);
-    EXPECT_TRUE(m.completed());
+  for (uint32_t id = 0; id < w.messages.size(); ++id) {
+    EXPECT_EQ(w.messages.receiver[id].bytes_delivered, w.messages.spec(id).size_bytes);
+    EXPECT_TRUE(w.messages.completed(id));
   }
   const NicCounters& tx = w.a->counters();
   const NicCounters& rx = w.b->counters();
@@ -228,7 +229,7 @@ TEST(NicTest, CeMarksGetAtMostOneCnpPerInterval) {
   EXPECT_EQ(w.b->counters().ce_marked_received, n);
   EXPECT_EQ(w.b->counters().cnps_sent, want);
   EXPECT_EQ(w.a->counters().cnps_received, want);
-  EXPECT_EQ(w.messages[id].cnps_received, want);
+  EXPECT_EQ(w.messages.sender[id].cnps_received, want);
   // Each CNP is a RoCEv2 CNP (opcode 0x81) to the sender's QP with DSCP 48.
   uint64_t cnps_seen = 0;
   for (const HeaderView& h : w.to_a->others) {
@@ -288,8 +289,8 @@ TEST(NicTest, DcqcnPacesTheQpAtItsRateAfterACnp) {
   }
   EXPECT_GT(checked_line, 10);
   EXPECT_GT(checked_cut, 100);
-  EXPECT_EQ(w.messages[id].cnps_received, 1u);
-  EXPECT_EQ(w.messages[id].bytes_delivered, 1'000'000u);
+  EXPECT_EQ(w.messages.sender[id].cnps_received, 1u);
+  EXPECT_EQ(w.messages.receiver[id].bytes_delivered, 1'000'000u);
   EXPECT_EQ(w.pool.in_use(), 0u);
 }
 
@@ -335,7 +336,7 @@ TEST(NicTest, DcqcnIncreasesShortenTheGapAQpIsWaitingOut) {
   EXPECT_EQ(t[8], t_last_before_cnp + ser_line + kDelay);
   EXPECT_EQ(t[9] - t[8], gap9);
   EXPECT_EQ(t[10] - t[9], gap10);
-  EXPECT_EQ(w.messages[id].bytes_delivered, 12u * 4096);
+  EXPECT_EQ(w.messages.receiver[id].bytes_delivered, 12u * 4096);
   EXPECT_EQ(w.pool.in_use(), 0u);
 }
 
@@ -353,15 +354,15 @@ TEST(NicTest, ACompletedThrottledQpLeavesOnlyItsRetransmissionEvent) {
   const uint32_t id = w.Send(12 * 4096, Time::Zero());
   CnpInjector cnp(&w.pool, w.a.get(), QpnOf(id));
   for (int i = 0; i < 10; ++i) w.sched.At(Time::FromUs(3), &cnp);  // down to the 100 Mb/s floor
-  while (!w.messages[id].completed() && w.sched.RunOne()) {
+  while (!w.messages.completed(id) && w.sched.RunOne()) {
   }
-  ASSERT_TRUE(w.messages[id].completed());
+  ASSERT_TRUE(w.messages.completed(id));
   // Preconditions: packets after the cut are spaced by far more than the 2 us round trip, so
   // each is ACKed before the next leaves, and the QP ends below line rate.
   const std::vector<Time>& t = w.to_b->data_arrivals;
   ASSERT_EQ(t.size(), 12u);
   for (size_t i = 9; i < t.size(); ++i) ASSERT_GT(t[i] - t[i - 1], kDelay * 10) << i;
-  ASSERT_LT(w.messages[id].dcqcn.current_rate, k100G);
+  ASSERT_LT(w.messages.sender[id].dcqcn.current_rate, k100G);
   EXPECT_EQ(w.sched.pending(), 1u);
   EXPECT_EQ(w.sched.RunUntil(Time::Infinite()), 1u);
   EXPECT_EQ(w.a->counters().retransmit_timeouts, 0u);
@@ -386,7 +387,7 @@ TEST(NicTest, HpccWindowBoundsTheBytesInFlight) {
   // Packet 12 leaves when packet 0's ACK arrives: packet 0's trip after its serialisation, the
   // ACK's serialisation and trip back, then packet 12's own serialisation.
   EXPECT_EQ(t[12] - t[0], Time::FromUs(10) + ser_ack + Time::FromUs(10) + ser_data);
-  EXPECT_EQ(w.messages[0].bytes_delivered, 100'000u);
+  EXPECT_EQ(w.messages.receiver[0].bytes_delivered, 100'000u);
   EXPECT_EQ(w.pool.in_use(), 0u);
 }
 

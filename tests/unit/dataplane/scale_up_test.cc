@@ -85,8 +85,8 @@ TEST(ScaleUpTest, TrafficInsideADomainUsesTheScaleUpFabricOnly) {
   ASSERT_TRUE(w->fabric->AddMessages(specs).ok());
   w->sched.RunUntil(Time::Infinite());
   for (size_t i = 0; i < 2; ++i) {
-    const MessageState& m = w->fabric->messages()[i];
-    ASSERT_TRUE(m.completed()) << i;
+    const ReceiverState& m = w->fabric->messages().receiver[i];
+    ASSERT_TRUE(w->fabric->messages().completed(i)) << i;
     // 800 Gb/s carries a 4,178-byte frame in 41,780 ps exactly; 1 ps per hop allows a rounding.
     const Time want = TwoLinkFct(kPackets, kScaleUpRate, kScaleUpDelay);
     EXPECT_NEAR(static_cast<double>((m.delivered_at - specs[i].start).ps()),
@@ -117,8 +117,8 @@ TEST(ScaleUpTest, TrafficBetweenDomainsUsesTheScaleOutNics) {
   const MessageSpec spec{1, 2, kPackets * kMtu, Time::Zero(), 26};
   ASSERT_TRUE(w->fabric->AddMessages({&spec, 1}).ok());
   w->sched.RunUntil(Time::Infinite());
-  const MessageState& m = w->fabric->messages()[0];
-  ASSERT_TRUE(m.completed());
+  const ReceiverState& m = w->fabric->messages().receiver[0];
+  ASSERT_TRUE(w->fabric->messages().completed(0));
   EXPECT_EQ((m.delivered_at - spec.start).ps(),
             TwoLinkFct(kPackets, kScaleOutRate, kScaleOutDelay).ps());
   EXPECT_EQ(SwitchOf(*w->fabric, w->leaf).counters().rx_packets, 2u * kPackets);

@@ -82,7 +82,7 @@ TEST(WatchdogTest, StormIsDetectedOnTimeAndTrafficResumesAfterRecovery) {
   EXPECT_EQ(drops.total_packets(), drops.packets[static_cast<size_t>(DropReason::kPfcWatchdog)]);
   // The last pause leaves host 0 at 500 us and holds 0xFFFF quanta (335.5392 us at 100 Gb/s); the
   // queue is restored 50 us after it ends, and only then can the message finish.
-  const MessageState& m = fabric.messages()[0];
+  const ReceiverState& m = fabric.messages().receiver[0];
   ASSERT_TRUE(m.delivered());
   EXPECT_EQ(m.bytes_delivered, spec.size_bytes);
   EXPECT_GT(m.delivered_at, Time::FromUs(500) + Time::FromPs(335'539'200) + kRestoration);
