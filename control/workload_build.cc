@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "control/emulation.h"
+#include "control/trace_section.h"
 #include "dataplane/message.h"
 #include "traffic/cdf_load.h"
 #include "traffic/flow_size_cdf.h"
@@ -66,7 +67,7 @@ StatusOr<Workload> SectionWorkload(const fabric_emu::Traffic& t, const topo::Gra
     case fabric_emu::Traffic::kKvCache:
       return Status::Error("kv_cache is not available");
     case fabric_emu::Traffic::kTrace:
-      return Status::Error("trace is not available");
+      return TraceWorkload(t.trace(), graph, seed, scenario_dir);
     case fabric_emu::Traffic::PATTERN_NOT_SET:
       break;
   }
@@ -103,6 +104,10 @@ StatusOr<Workload> BuildWorkload(const fabric_emu::Scenario& scenario, const top
     if (!w.ok()) return Status::Error(where + w.status().message());
     // Sections wait only within themselves: checked here, the error names the section's ids.
     if (Status s = CheckDependencies(*w); !s.ok()) return Status::Error(where + s.message());
+    if (t.pattern_case() == fabric_emu::Traffic::kTrace && !w->jobs[0].name.empty()) {
+      all.Append(*w);  // the jobs a native trace lists, so that an export replays as it ran
+      continue;
+    }
     // One job per section, whatever the generator called its own.
     const std::string pattern =
         t.pattern_case() == fabric_emu::Traffic::PATTERN_NOT_SET

@@ -120,6 +120,11 @@ Status NativeReader::HeaderRow(uint32_t line, const std::vector<std::string>& na
     if (column_[c] >= 0) return Error(line, "column '" + names[i] + "' appears twice");
     column_[c] = static_cast<int>(i);
   }
+  if ((column_[kJob] < 0) != (column_[kDscp] < 0)) {
+    return Error(line,
+                 "columns job and dscp come together (a job's messages carry its dscp), or "
+                 "neither: the section's job and dscp");
+  }
   for (int c = 0; c < kRequiredColumns; ++c) {
     if (column_[c] < 0) {
       return Error(line, "no column '" + std::string(kColumnNames[c]) +
@@ -191,12 +196,14 @@ Status NativeReader::Row(uint32_t line, const std::vector<std::string>& fields) 
     }
   }
   Job job = params_.job;
-  if (const std::string* d = Field(fields, kDscp); d != nullptr && !d->empty()) {
-    const std::optional<uint64_t> dscp = ParseWhole(*d);
-    if (!dscp || *dscp > kMaxDscp) return Error(line, "dscp must be 0 to 63, got '" + *d + "'");
+  if (const std::string* j = Field(fields, kJob)) {
+    if (j->empty()) return Error(line, "job is empty: every row names its job");
+    job.name = *j;
+    const std::string& d = *Field(fields, kDscp);
+    const std::optional<uint64_t> dscp = ParseWhole(d);
+    if (!dscp || *dscp > kMaxDscp) return Error(line, "dscp must be 0 to 63, got '" + d + "'");
     job.dscp = static_cast<uint8_t>(*dscp);
   }
-  if (const std::string* j = Field(fields, kJob); j != nullptr && !j->empty()) job.name = *j;
   const auto [it, fresh] = job_index_.emplace(job.name, static_cast<uint32_t>(w_.jobs.size()));
   if (fresh) {
     w_.jobs.push_back(job);
@@ -230,7 +237,7 @@ StatusOr<Workload> NativeReader::Read(std::string_view text) {
     return Error(1, "empty: the first line is the header " + std::string(kNativeTraceHeader));
   // Dependencies name rows by id, earlier or later: resolved now that every row is known.
   Workload out;
-  out.jobs = std::move(w_.jobs);
+  out.jobs = w_.jobs.empty() ? std::vector<Job>{params_.job} : std::move(w_.jobs);
   out.flows.reserve(w_.size());
   std::vector<uint32_t> deps;
   for (uint32_t i = 0; i < w_.size(); ++i) {
@@ -260,9 +267,9 @@ StatusOr<std::string> NativeTraceCsv(const Workload& w) {
   for (uint32_t i = 0; i < w.size(); ++i) {
     const Flow& f = w.flows[i];
     const Job& job = w.jobs[w.job_of[i]];
-    if (job.name.find_first_of("\r\n") != std::string::npos) {
-      return Status::Error("job '" + job.name + "' has a line break in its name, which a CSV " +
-                           "row cannot hold");
+    if (job.name.empty() || job.name.find_first_of("\r\n") != std::string::npos) {
+      return Status::Error("job '" + job.name + "' of message " + std::to_string(i) +
+                           ": a job's name in the native format is one line, not empty");
     }
     out += std::to_string(i) + ',' + std::to_string(f.src_host) + ',' + std::to_string(f.dst_host) +
            ',' + std::to_string(f.size_bytes) + ',' + FormatNs(f.start) + ',';

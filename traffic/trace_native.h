@@ -11,7 +11,8 @@
 // the messages it waits for, separated by spaces (any order, earlier or later rows); delay_ns:
 // the time from the last of them delivered to its start; dscp: 0-63; job: the job's name (every
 // row of a job carries the job's dscp). Columns may come in any order; id, src, dst and bytes are
-// demanded, the others default to 0, nothing, 0, the section's dscp and the section's job. Lines
+// demanded, start_ns, after and delay_ns default to 0, nothing and 0; job and dscp come together,
+// or neither (every row is then the section's job, unnamed here: the scenario names it). Lines
 // starting with '#' and blank lines are skipped. A field holding a comma or a quote is quoted as
 // in RFC 4180 ("a ""b"", c").
 #pragma once
@@ -29,12 +30,13 @@ namespace fe {
 inline constexpr std::string_view kNativeTraceHeader =
     "id,src,dst,bytes,start_ns,after,delay_ns,dscp,job";
 
-// Message i is the i-th row; jobs in order of their first row, of kind "trace".
+// Message i is the i-th row; jobs in order of their first row, of kind "trace" (without job and
+// dscp columns: params.job alone).
 StatusOr<Workload> ParseNativeTrace(std::string_view text, const TraceParams& params);
 
 // The workload in the native format: the header, then row i for message i with id i, times in
 // ns with the picoseconds as up to three decimals (exact), each message's job by name and dscp.
-// Refuses a job name holding a line break.
+// Refuses an empty job name, or one holding a line break.
 StatusOr<std::string> NativeTraceCsv(const Workload& w);
 
 }  // namespace fe

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "control/scenario_loader.h"
+#include "control/workload_build.h"
 #include "topology/build.h"
 #include "traffic/trace_native.h"
 
@@ -91,38 +92,58 @@ TEST(TraceSectionTest, ShippedNativeTraceHasTwoJobsAndForwardDependencies) {
   EXPECT_EQ(w->flows[9].start, Time::FromPs(1500500));
 }
 
-// Every shipped trace, written in the native format and read back, is the same workload and
-// writes the same text again.
-TEST(TraceSectionTest, ShippedTracesSurviveANativeRoundTrip) {
-  ASSERT_FALSE(Root().empty()) << kNoRoot;
-  const fs::path dir = fs::temp_directory_path() / "trace_section_round_trip";
-  fs::create_directories(dir);
-  for (const char* scenario :
-       {"trace_htsim.textproto", "trace_hpcc.textproto", "trace_native.textproto"}) {
-    StatusOr<Workload> w = ShippedTrace(scenario);
-    ASSERT_TRUE(w.ok()) << scenario << ": " << w.status().message();
-    StatusOr<std::string> csv = NativeTraceCsv(*w);
-    ASSERT_TRUE(csv.ok()) << csv.status().message();
-    const fs::path file = dir / "w.csv";
-    { std::ofstream(file) << *csv; }
-    fabric_emu::TraceFile t;
-    t.set_file(file.string());
-    StatusOr<topo::Graph> g = topo::BuildTopology(
-        LoadScenarioFile((Root() / "scenarios" / scenario).string())->topology(), "");
-    ASSERT_TRUE(g.ok());
-    StatusOr<Workload> back = TraceWorkload(t, *g, 1, "");
-    ASSERT_TRUE(back.ok()) << back.status().message();
-    ASSERT_EQ(back->size(), w->size()) << scenario;
-    for (uint32_t i = 0; i < w->size(); ++i) {
-      EXPECT_EQ(back->flows[i], w->flows[i]) << scenario << " " << i;
-      EXPECT_EQ(back->delay[i], w->delay[i]) << scenario << " " << i;
-      EXPECT_EQ(Deps(*back, i), Deps(*w, i)) << scenario << " " << i;
-    }
-    StatusOr<std::string> again = NativeTraceCsv(*back);
-    ASSERT_TRUE(again.ok());
-    EXPECT_EQ(*again, *csv) << scenario;
+// The scenario's workload, exported (as `fabric-emu export` writes it) and replayed by the same
+// scenario with its traffic replaced by the export, is the same workload: hosts, sizes, starts,
+// dependencies, delays, jobs and their DSCPs; and it exports to the same text again.
+void ExpectExportReplaysAsItRan(const fabric_emu::Scenario& scenario, const std::string& dir) {
+  SCOPED_TRACE(scenario.name());
+  StatusOr<topo::Graph> g = topo::BuildTopology(scenario.topology(), dir);
+  ASSERT_TRUE(g.ok()) << g.status().message();
+  StatusOr<Workload> w = BuildWorkload(scenario, *g, 7, dir);
+  ASSERT_TRUE(w.ok()) << w.status().message();
+  StatusOr<std::string> csv = NativeTraceCsv(*w);
+  ASSERT_TRUE(csv.ok()) << csv.status().message();
+  const fs::path file = fs::temp_directory_path() / ("trace_section_" + scenario.name() + ".csv");
+  std::ofstream(file) << *csv;
+  fabric_emu::Scenario replay = scenario;
+  replay.clear_traffic();
+  replay.add_traffic()->mutable_trace()->set_file(file.string());
+  StatusOr<Workload> back = BuildWorkload(replay, *g, 7, dir);
+  fs::remove(file);
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  ASSERT_EQ(back->size(), w->size());
+  for (uint32_t i = 0; i < w->size(); ++i) {
+    EXPECT_EQ(back->flows[i], w->flows[i]) << i;
+    EXPECT_EQ(back->delay[i], w->delay[i]) << i;
+    EXPECT_EQ(Deps(*back, i), Deps(*w, i)) << i;
+    EXPECT_EQ(back->jobs[back->job_of[i]].name, w->jobs[w->job_of[i]].name) << i;
+    EXPECT_EQ(back->jobs[back->job_of[i]].dscp, w->jobs[w->job_of[i]].dscp) << i;
   }
-  fs::remove_all(dir);
+  StatusOr<std::string> again = NativeTraceCsv(*back);
+  ASSERT_TRUE(again.ok()) << again.status().message();
+  EXPECT_EQ(*again, *csv);
+}
+
+TEST(TraceSectionTest, ShippedScenariosReplayTheirExport) {
+  ASSERT_FALSE(Root().empty()) << kNoRoot;
+  for (const char* name : {"trace_htsim", "trace_hpcc", "trace_native", "default"}) {
+    const fs::path path = Root() / "scenarios" / (std::string(name) + ".textproto");
+    StatusOr<fabric_emu::Scenario> s = LoadScenarioFile(path.string());
+    ASSERT_TRUE(s.ok()) << s.status().message();
+    ExpectExportReplaysAsItRan(*s, path.parent_path().string());
+  }
+}
+
+// Sections of different classes stay different jobs in the replay, each with its DSCP.
+TEST(TraceSectionTest, SectionsReplayAsJobsWithTheirDscp) {
+  StatusOr<fabric_emu::Scenario> s = LoadScenarioText(
+      "name: \"two_sections\"\n"
+      "topology { fat_tree { k: 4 } }\n"
+      "traffic { permutation { message_bytes: 4096 } }\n"
+      "traffic { incast { senders: 3 message_bytes: 8192 } dscp: 10 job: \"bg\" }\n",
+      "two_sections.textproto");
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  ExpectExportReplaysAsItRan(*s, "");
 }
 
 // A scenario replaying tests/data/traces/<file> is refused with its own line (the trace section's

@@ -74,17 +74,17 @@ TEST(TraceNativeTest, ColumnsInAnyOrderAndForwardReferences) {
   // Ids are the file's own; message order is row order; `after` may name a later row.
   const char text[] =
       "# hand-written\n"
-      "job,after,id,src,dst,bytes\n"
-      ",20,10,0,1,5\n"
+      "after,id,src,dst,bytes\n"
+      "20,10,0,1,5\n"
       "\n"
-      ",,20,1,0,7\n";
+      ",20,1,0,7\n";
   StatusOr<Workload> w = ParseNativeTrace(text, Params());
   ASSERT_TRUE(w.ok()) << w.status().message();
   ASSERT_EQ(w->size(), 2u);
   EXPECT_EQ(Deps(*w, 0), (std::vector<uint32_t>{1}));
   EXPECT_EQ(w->flows[1].size_bytes, 7u);
   EXPECT_EQ(w->flows[0].start, Time::Zero());
-  ASSERT_EQ(w->jobs.size(), 1u);  // no job named: the section's, with its dscp
+  ASSERT_EQ(w->jobs.size(), 1u);  // no job and dscp columns: the section's
   EXPECT_EQ(w->jobs[0].name, "section");
   EXPECT_EQ(w->jobs[0].dscp, 26);
 }
@@ -118,6 +118,9 @@ TEST(TraceNativeTest, MalformedRowsAreRefusedAtTheirLine) {
               "job 'a' has dscp 26 on line 2 and 10 here");
   ExpectError(head + "0,0,1,100,0,,0,26,\"a\n", "w.csv:2", "a quoted field is not closed");
   ExpectError(head + "0,0,1,100,0,x,0,26,a\n", "w.csv:2", "after must list ids");
+  ExpectError("id,src,dst,bytes,job\n", "w.csv:1", "columns job and dscp come together");
+  ExpectError(head + "0,0,1,100,0,,0,26,\n", "w.csv:2", "job is empty: every row names its job");
+  ExpectError(head + "0,0,1,100,0,,0,,a\n", "w.csv:2", "dscp must be 0 to 63, got ''");
 }
 
 TEST(TraceNativeTest, BadDependenciesAreRefusedAtTheirRow) {
@@ -128,9 +131,11 @@ TEST(TraceNativeTest, BadDependenciesAreRefusedAtTheirRow) {
               "message 1 is in, or waits for, a dependency cycle");
 }
 
-TEST(TraceNativeTest, RefusesToWriteAJobNameWithALineBreak) {
-  Workload w = WorkloadOf({Flow{0, 0, 1, 10, Time::Zero()}}, Job{"a\nb", "trace", 26});
-  EXPECT_FALSE(NativeTraceCsv(w).ok());
+TEST(TraceNativeTest, RefusesToWriteAJobNameThatIsNotOneLine) {
+  for (const char* name : {"a\nb", ""}) {
+    Workload w = WorkloadOf({Flow{0, 0, 1, 10, Time::Zero()}}, Job{name, "trace", 26});
+    EXPECT_FALSE(NativeTraceCsv(w).ok()) << name;
+  }
 }
 
 }  // namespace
