@@ -14,6 +14,7 @@
 #include "control/software_run.h"
 #include "control/topo_command.h"
 #include "dataplane/eal.h"
+#include "traffic/message_outcomes.h"
 
 namespace fe::control {
 namespace {
@@ -55,9 +56,11 @@ int Run(const CliArgs& args, const fabric_emu::Scenario& scenario) {
   const FlowMetrics metrics = CollectFlowMetrics(
       *run->emulation, static_cast<uint32_t>(scenario.nic().mtu_payload_bytes()));
   const FlowSummary flows = metrics.Summarize();
+  const Workload& workload = run->emulation->workload;
+  const std::vector<MessageOutcome> outcomes = OutcomesOf(run->emulation->fabric->messages());
   for (const Status& s :
        {WriteFile(out_dir + "/summary.json", SummaryJson(scenario, seed, *run, flows)),
-        WriteFile(out_dir + "/flows.csv", FlowsCsv(metrics))}) {
+        WriteFile(out_dir + "/flows.csv", FlowsCsv(metrics, workload, outcomes))}) {
     if (!s.ok()) {
       std::cerr << "fabric-emu: " << s.message() << "\n";
       return kExitRuntimeFailure;

@@ -6,8 +6,11 @@
 #include <sstream>
 
 #include "control/ideal_fct.h"
+#include "control/report/csv_field.h"
+#include "control/report/summary_jobs.h"
 #include "dataplane/drop_reason.h"
 #include "topology/path.h"
+#include "traffic/message_outcomes.h"
 
 namespace fe::control {
 
@@ -124,7 +127,8 @@ FlowMetrics CollectFlowMetrics(const Emulation& e, uint32_t mtu_payload_bytes) {
     r.src_host = spec.src_host;
     r.dst_host = spec.dst_host;
     r.size_bytes = spec.size_bytes;
-    r.start = spec.start;
+    // FCT runs from the actual start: a message that waited for others started after spec.start.
+    r.start = sent.started() ? sent.started_at : spec.start;
     r.completed = received.delivered();
     if (r.completed) r.finish = received.delivered_at;
     r.ideal_fct = StandaloneFct(spec.size_bytes, mtu_payload_bytes, path);
@@ -161,6 +165,7 @@ std::string SummaryJson(const fabric_emu::Scenario& scenario, uint64_t seed,
     buckets.push_back(o);
   }
   j["slowdown_by_size"] = buckets;
+  j["jobs"] = JobsJson(e.workload, OutcomesOf(e.fabric->messages()));
   j["bytes_sent"] = t.nics.payload_bytes_sent;
   j["bytes_delivered"] = t.nics.payload_bytes_received;
   j["packets_sent"] = t.nics.data_packets_sent;
@@ -198,28 +203,45 @@ std::string SummaryJson(const fabric_emu::Scenario& scenario, uint64_t seed,
   return j.dump(2) + "\n";
 }
 
-std::string FlowsCsv(const FlowMetrics& metrics) {
+std::string FlowsCsv(const FlowMetrics& metrics, const Workload& workload,
+                     std::span<const MessageOutcome> outcomes) {
   std::ostringstream out;
-  // The FCT columns stay last and together, as readers of the first version expect.
+  // The FCT columns stay together, as readers of the first version expect; columns added since
+  // come after them.
   out << "id,src_host,dst_host,size_bytes,cnps_received,retransmitted_packets,start_ns,finish_ns,"
-         "fct_ns,ideal_fct_ns,slowdown\n";
+         "fct_ns,ideal_fct_ns,slowdown,job,started_ns,after\n";
   char line[256];
   for (const FlowRecord& r : metrics.SortedRecords()) {
     std::snprintf(line, sizeof(line), "%u,%u,%u,%llu,%llu,%llu,%.3f,", r.id, r.src_host, r.dst_host,
                   static_cast<unsigned long long>(r.size_bytes),
                   static_cast<unsigned long long>(r.cnps_received),
-                  static_cast<unsigned long long>(r.retransmitted_packets), Ns(r.start));
+                  static_cast<unsigned long long>(r.retransmitted_packets),
+                  Ns(workload.flows[r.id].start));
     out << line;
     // A flow the run stopped before its delivery has no finish, FCT or slowdown: empty fields,
     // which CSV readers take as missing values.
     if (r.completed) {
-      std::snprintf(line, sizeof(line), "%.3f,%.3f,%.3f,%.6f\n", Ns(r.finish), Ns(r.fct()),
+      std::snprintf(line, sizeof(line), "%.3f,%.3f,%.3f,%.6f,", Ns(r.finish), Ns(r.fct()),
                     Ns(r.ideal_fct),
                     static_cast<double>(r.fct().ps()) / static_cast<double>(r.ideal_fct.ps()));
     } else {
-      std::snprintf(line, sizeof(line), ",,%.3f,\n", Ns(r.ideal_fct));
+      std::snprintf(line, sizeof(line), ",,%.3f,,", Ns(r.ideal_fct));
     }
     out << line;
+    const uint32_t job = workload.job_of[r.id];
+    out << CsvField(job < workload.jobs.size() ? workload.jobs[job].name : "") << ',';
+    // A flow that never started (it waited for one given up) has no start.
+    if (outcomes[r.id].started != Time::Infinite()) {
+      std::snprintf(line, sizeof(line), "%.3f", Ns(outcomes[r.id].started));
+      out << line;
+    }
+    out << ',';
+    const char* separator = "";
+    for (const uint32_t d : workload.dependencies(r.id)) {
+      out << separator << d;
+      separator = " ";
+    }
+    out << '\n';
   }
   return out.str();
 }

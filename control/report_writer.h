@@ -4,12 +4,14 @@
 // events_per_wall_s).
 #pragma once
 
+#include <span>
 #include <string>
 
 #include "control/software_run.h"
 #include "core/status.h"
 #include "proto/scenario.pb.h"
 #include "traffic/flow_metrics.h"
+#include "traffic/workload.h"
 
 namespace fe::control {
 
@@ -18,7 +20,10 @@ FlowMetrics CollectFlowMetrics(const Emulation& e, uint32_t mtu_payload_bytes);
 
 std::string SummaryJson(const fabric_emu::Scenario& scenario, uint64_t seed,
                         const SoftwareRunResult& run, const FlowSummary& flows);
-std::string FlowsCsv(const FlowMetrics& metrics);
+// One row per message, with its job, actual start and dependencies (ids, space-separated) from
+// the run's workload and outcomes (traffic/message_outcomes.h).
+std::string FlowsCsv(const FlowMetrics& metrics, const Workload& workload,
+                     std::span<const MessageOutcome> outcomes);
 // A few lines for a person at a terminal.
 std::string HumanSummary(const fabric_emu::Scenario& scenario, uint64_t seed,
                          const SoftwareRunResult& run, const FlowSummary& flows);

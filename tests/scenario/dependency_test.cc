@@ -7,12 +7,15 @@
 
 #include <algorithm>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "control/emulation.h"
+#include "control/report_writer.h"
 #include "control/scenario_loader.h"
 #include "control/software_run.h"
+#include "flows_csv.h"
 #include "scenario_run.h"
 #include "traffic/message_outcomes.h"
 
@@ -126,6 +129,111 @@ TEST(DependencyTest, DependantsOfAGivenUpMessageNeverStartAndTheRunEnds) {
   }
   EXPECT_TRUE(m.completed(3));
   EXPECT_FALSE(m.sender[3].cancelled);
+}
+
+// A given-up message whose last bytes arrive after all: its dependants, cancelled at the give-up,
+// are revoked and released by the delivery, once. The reports go straight to the release, as the
+// NICs would make them.
+TEST(DependencyTest, ALateDeliveryOfAGivenUpMessageReleasesItsDependants) {
+  auto scenario = LoadScenarioText(
+      R"pb(
+        topology { fat_tree { k: 4 link_rate_gbps: 100 link_delay_ns: 1000 } }
+        traffic {
+          flow_list {
+            flow { src_host: 0 dst_host: 1 message_bytes: 1000 }
+            flow { src_host: 1 dst_host: 2 message_bytes: 1000 after: 0 delay_ns: 500 }
+            flow { src_host: 3 dst_host: 4 message_bytes: 1000 after: 1 }
+          }
+        }
+      )pb",
+      "late.textproto");
+  ASSERT_TRUE(scenario.ok()) << scenario.status().message();
+  auto e = BuildEmulation(*scenario, 1, ".", dp::PoolMemory::kHostPages);
+  ASSERT_TRUE(e.ok()) << e.status().message();
+  DependencyRelease& release = *(*e)->release;
+  const dp::MessageTable& m = (*e)->fabric->messages();
+  release.OnGivenUp(0);
+  EXPECT_TRUE(m.sender[1].cancelled && m.sender[2].cancelled);
+  EXPECT_TRUE(m.finished(1) && m.finished(2));
+  release.OnDelivered(0, Time::FromNs(10));
+  EXPECT_FALSE(m.sender[1].cancelled || m.sender[2].cancelled);
+  (*e)->sched.RunUntil(Time::Infinite());  // message 0's real delivery is reported again
+  EXPECT_EQ(release.releases(), 2u);
+  // Delivered at h1, which sends message 1: the local wait, 500 ns.
+  EXPECT_EQ(m.sender[1].started_at, Time::FromNs(510));
+  EXPECT_EQ(m.sender[2].started_at, m.receiver[1].delivered_at + kLookahead);
+}
+
+// flows.csv and summary.json of a scenario run, the summary without its wall-clock fields.
+struct Outputs {
+  std::string flows;
+  std::string summary;
+};
+
+Outputs RunOutputs(const std::string& text, uint64_t seed) {
+  fe::testing::ScenarioRun r = fe::testing::RunScenarioText(text, "deps.textproto", seed);
+  const FlowMetrics metrics = CollectFlowMetrics(*r.run.emulation, 4096);
+  Outputs o;
+  o.flows =
+      FlowsCsv(metrics, r.run.emulation->workload, OutcomesOf(r.run.emulation->fabric->messages()));
+  auto summary =
+      nlohmann::ordered_json::parse(SummaryJson(r.scenario, seed, r.run, metrics.Summarize()));
+  for (const char* wall : {"wall_time_s", "packet_hops_per_wall_s", "events_per_wall_s"}) {
+    summary.erase(wall);
+  }
+  o.summary = summary.dump();
+  return o;
+}
+
+// Four jobs: the chain and fan-in, a job of 64 flows each waiting for the two before it, incast
+// and permutation, the last two without dependencies.
+std::string ManyJobs() {
+  std::string text = kChainAndFanIn;
+  text.replace(text.find("run {"), 0, "traffic { job: \"ladder\" dscp: 10 flow_list {\n");
+  std::string ladder;
+  for (int i = 0; i < 64; ++i) {
+    ladder += "flow { src_host: " + std::to_string(i % 16) +
+              " dst_host: " + std::to_string((i + 5) % 16) +
+              " message_bytes: " + std::to_string(1000 + 997 * i);
+    if (i >= 1) ladder += " after: " + std::to_string(i - 1);
+    if (i >= 2) ladder += " after: " + std::to_string(i - 2);
+    ladder += " delay_ns: " + std::to_string(37 * i) + " }\n";
+  }
+  text.replace(text.find("run {"), 0,
+               ladder +
+                   "} }\ntraffic { incast { senders: 6 receiver_host: 3 message_bytes: "
+                   "200000 } }\ntraffic { permutation { message_bytes: 100000 } }\n");
+  return text;
+}
+
+TEST(DependencyTest, NoFlowInFlowsCsvStartsBeforeItsDependenciesAreDelivered) {
+  const Outputs o = RunOutputs(ManyJobs(), 3);
+  size_t checked = 0;
+  EXPECT_EQ(fe::testing::StartsAfterDependencies(o.flows, &checked), "");
+  // 7 dependencies in the first job, 1 + 62 x 2 in the ladder.
+  EXPECT_EQ(checked, 7u + 1 + 62 * 2);
+  const auto summary = nlohmann::json::parse(o.summary);
+  ASSERT_EQ(summary["jobs"].size(), 4u);
+  EXPECT_EQ(summary["jobs"][0]["name"], "flow_list0");
+  EXPECT_EQ(summary["jobs"][1]["name"], "ladder");
+  EXPECT_EQ(summary["jobs"][1]["dscp"], 10);
+  EXPECT_EQ(summary["jobs"][2]["name"], "incast2");
+  EXPECT_EQ(summary["jobs"][3]["kind"], "permutation");
+  // The ladder's bytes: sum of 1000 + 997 i over i < 64.
+  EXPECT_EQ(summary["jobs"][1]["bytes"], 64 * 1000 + 997 * 63 * 64 / 2);
+  uint64_t messages = 0;
+  for (const auto& job : summary["jobs"]) {
+    messages += job["messages"].get<uint64_t>();
+    EXPECT_EQ(job["messages"], job["messages_completed"]);
+  }
+  EXPECT_EQ(messages, summary["flows_total"].get<uint64_t>());
+}
+
+TEST(DependencyTest, SameSeedGivesTheSameBytes) {
+  const Outputs a = RunOutputs(ManyJobs(), 3);
+  const Outputs b = RunOutputs(ManyJobs(), 3);
+  EXPECT_EQ(a.flows, b.flows);
+  EXPECT_EQ(a.summary, b.summary);
 }
 
 TEST(DependencyTest, FlowListDependencyErrorsNameTheEntryAndItsLine) {

@@ -48,6 +48,7 @@
 #include "control/software_run.h"
 #include "dataplane/packet.h"
 #include "scenario_run.h"
+#include "traffic/message_outcomes.h"
 
 namespace fe::control {
 namespace {
@@ -100,7 +101,8 @@ struct Outputs {
 Outputs RunScenario(const std::string& text, uint64_t seed) {
   Outputs o;
   o.run = fe::testing::RunScenarioText(text, "all_to_all.textproto", seed).run;
-  o.flows = FlowsCsv(CollectFlowMetrics(*o.run.emulation, kMtu));
+  o.flows = FlowsCsv(CollectFlowMetrics(*o.run.emulation, kMtu), o.run.emulation->workload,
+                     OutcomesOf(o.run.emulation->fabric->messages()));
   return o;
 }
 

@@ -11,6 +11,7 @@
 #include "control/scenario_loader.h"
 #include "control/software_run.h"
 #include "scenario_run.h"
+#include "traffic/message_outcomes.h"
 
 namespace fe::control {
 namespace {
@@ -34,7 +35,8 @@ Outputs RunScenario(const std::string& text, uint64_t seed) {
   o.run = std::move(r.run);
   const FlowMetrics metrics = CollectFlowMetrics(*o.run.emulation, 4096);
   o.summary = SummaryJson(r.scenario, seed, o.run, metrics.Summarize());
-  o.flows = FlowsCsv(metrics);
+  o.flows =
+      FlowsCsv(metrics, o.run.emulation->workload, OutcomesOf(o.run.emulation->fabric->messages()));
   return o;
 }
 
@@ -131,7 +133,9 @@ TEST(PermutationScenarioTest, LoneFlowFromTextMatchesStoreAndForward) {
                     traffic { flow_list { flow { src_host: 0 dst_host: 15 message_bytes: 32768 } } }
                   )pb",
                   1);
-  EXPECT_NE(o.flows.find(",10345.120,10345.120,1.000000\n"), std::string::npos) << o.flows;
+  // Then its job (the section's pattern and index), its actual start and no dependency.
+  EXPECT_NE(o.flows.find(",10345.120,10345.120,1.000000,flow_list0,0.000,\n"), std::string::npos)
+      << o.flows;
 }
 
 }  // namespace
