@@ -30,8 +30,9 @@ open(out, "w").write("".join(kept) + 'traffic { trace { file: "%s" } }\n' % trac
 PY
 }
 
-# Every message starts at or after the delivery of each message it waits for plus its delay
-# (times are exact: flows.csv and the export both print picoseconds as ns with 3 decimals).
+# Every message starts (flows.csv started_ns) at or after the delivery (finish_ns) of each message
+# it waits for plus its delay; flows.csv's `after` is the export's. Times are exact: both files
+# print picoseconds as ns with 3 decimals. Prints how many messages wait.
 check_dependencies() {
   python3 - "$1" "$2" <<'PY'
 import csv, sys
@@ -41,13 +42,15 @@ rows = list(csv.DictReader(open(sys.argv[2])))
 assert len(rows) == len(flows), (len(rows), len(flows))
 waiting = 0
 for r in rows:
+    f = flows[int(r["id"])]
+    assert f["after"] == r["after"], (r["id"], f["after"], r["after"])
     after = [int(a) for a in r["after"].split()]
     if not after:
         continue
     waiting += 1
-    start = Decimal(flows[int(r["id"])]["start_ns"])
+    started = Decimal(f["started_ns"])
     ready = max(Decimal(flows[a]["finish_ns"]) for a in after) + Decimal(r["delay_ns"])
-    assert start >= ready, "message %s starts at %s, before %s" % (r["id"], start, ready)
+    assert started >= ready, "message %s starts at %s, before %s" % (r["id"], started, ready)
 print(waiting)
 PY
 }
