@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "traffic/csv_field.h"
 #include "traffic/trace_text.h"
 
 namespace fe {
@@ -55,16 +56,6 @@ bool SplitCsv(std::string_view line, std::vector<std::string>* fields, std::stri
     if (i >= line.size()) return true;
     ++i;  // the comma
   }
-}
-
-std::string CsvField(const std::string& s) {
-  if (s.find_first_of(",\"") == std::string::npos) return s;
-  std::string out = "\"";
-  for (const char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
 }
 
 // Picoseconds as ns, exactly: "1500", "1500.5", "0.001".
