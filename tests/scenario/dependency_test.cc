@@ -131,6 +131,50 @@ TEST(DependencyTest, DependantsOfAGivenUpMessageNeverStartAndTheRunEnds) {
   EXPECT_FALSE(m.sender[3].cancelled);
 }
 
+// Inside a scale-up domain a message is sent by a scale-up NIC of its host (Fabric::sender), not
+// the scale-out one: the release must start it there, and the closed form still holds.
+TEST(DependencyTest, ScaleUpMessagesStartOnTheirScaleUpNic) {
+  auto scenario = LoadScenarioText(
+      R"pb(
+        topology {
+          link_class { name: "nic" rate_gbps: 400 length_m: 3 }
+          link_class { name: "scale_up" rate_gbps: 1600 delay_ns: 150 }
+          rail_optimized {
+            servers: 4
+            accelerators_per_server: 4
+            servers_per_rail_group: 4
+            spines: 2
+            rail_up_links: 2
+            host_link_class: "nic"
+            uplink_class: "nic"
+          }
+          scale_up { domain_size: 4 switches_per_domain: 2 link_class: "scale_up" }
+        }
+        traffic {
+          flow_list {
+            flow { src_host: 0 dst_host: 1 message_bytes: 100000 }
+            flow { src_host: 1 dst_host: 2 message_bytes: 100000 after: 0 delay_ns: 50 }
+            flow { src_host: 5 dst_host: 9 message_bytes: 100000 after: 1 }
+          }
+        }
+      )pb",
+      "up.textproto");
+  ASSERT_TRUE(scenario.ok()) << scenario.status().message();
+  auto e = BuildEmulation(*scenario, 1, ".", dp::PoolMemory::kHostPages);
+  ASSERT_TRUE(e.ok()) << e.status().message();
+  dp::Fabric& f = *(*e)->fabric;
+  // Messages 0 and 1 stay in domain 0 (hosts 0-3): scale-up ports; message 2 leaves it.
+  ASSERT_GE((*e)->graph.HostPortTo(1, 2, 1), 1);
+  ASSERT_EQ((*e)->graph.HostPortTo(5, 9, 2), 0);
+  (*e)->sched.EnableWindows(f.lookahead(), f.num_domains());
+  (*e)->sched.RunUntil(Time::Infinite());
+  const std::vector<MessageOutcome> o = OutcomesOf(f.messages());
+  ASSERT_NE(o[2].delivered, Time::Infinite());
+  EXPECT_EQ(o[1].started, o[0].delivered + Time::FromNs(50));
+  EXPECT_EQ(o[2].started, o[1].delivered + f.lookahead());
+  EXPECT_EQ(f.sender(1).counters().data_packets_sent, f.messages().info[1].packets_total);
+}
+
 // A given-up message whose last bytes arrive after all: its dependants, cancelled at the give-up,
 // are revoked and released by the delivery, once. The reports go straight to the release, as the
 // NICs would make them.
