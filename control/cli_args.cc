@@ -14,7 +14,18 @@ namespace {
 
 constexpr std::string_view kVersion = "0.1.0";
 
-enum class Option { kOut, kSeed, kQuiet, kEal, kDurationS, kRealtime, kPair, kDot, kJson };
+enum class Option {
+  kOut,
+  kSeed,
+  kQuiet,
+  kEal,
+  kDurationS,
+  kRealtime,
+  kPair,
+  kDot,
+  kJson,
+  kExportFile
+};
 
 struct OptionSpec {
   std::string_view name;
@@ -42,6 +53,12 @@ constexpr OptionSpec kTopoOptions[] = {
     {"--json", Option::kJson, true},
 };
 
+constexpr OptionSpec kExportOptions[] = {
+    {"-o", Option::kExportFile, true},
+    {"--output", Option::kExportFile, true},
+    {"--seed", Option::kSeed, true},
+};
+
 std::span<const OptionSpec> OptionsOf(Command command) {
   switch (command) {
     case Command::kRun:
@@ -50,6 +67,8 @@ std::span<const OptionSpec> OptionsOf(Command command) {
       return kServeOptions;
     case Command::kTopo:
       return kTopoOptions;
+    case Command::kExport:
+      return kExportOptions;
     default:
       return {};
   }
@@ -60,6 +79,7 @@ std::optional<Command> CommandNamed(std::string_view name) {
   if (name == "validate") return Command::kValidate;
   if (name == "serve") return Command::kServe;
   if (name == "topo") return Command::kTopo;
+  if (name == "export") return Command::kExport;
   return std::nullopt;
 }
 
@@ -73,6 +93,8 @@ std::string_view NameOf(Command command) {
       return "serve";
     case Command::kTopo:
       return "topo";
+    case Command::kExport:
+      return "export";
     case Command::kHelp:
       return "help";
     case Command::kVersion:
@@ -147,6 +169,10 @@ Status ApplyOption(Command command, const OptionSpec& spec, std::string_view val
       if (value.empty()) return UsageError(command, flag + " needs a file, or - for stdout");
       (spec.option == Option::kDot ? args->dot_file : args->json_file) = std::string(value);
       return Status::Ok();
+    case Option::kExportFile:
+      if (value.empty()) return UsageError(command, flag + " needs a file, or - for stdout");
+      args->export_file = std::string(value);
+      return Status::Ok();
   }
   return Status::Ok();
 }
@@ -209,6 +235,7 @@ StatusOr<CliArgs> ParseCommand(Command command, std::span<const std::string_view
     return UsageError(command, "missing SCENARIO, the scenario file to " +
                                    std::string(command == Command::kValidate ? "check"
                                                : command == Command::kTopo   ? "describe"
+                                               : command == Command::kExport ? "export"
                                                                              : "run"));
   }
   return args;
@@ -235,6 +262,13 @@ constexpr std::string_view kTopoExitStatusHelp =
     "  2  bad usage, or the scenario was refused: every error is printed as\n"
     "     FILE:LINE: field.path: reason (a syntax error as FILE:LINE:COLUMN: reason)\n";
 
+constexpr std::string_view kExportExitStatusHelp =
+    "Exit status:\n"
+    "  0  the workload was written\n"
+    "  1  the output file could not be written\n"
+    "  2  bad usage, or the scenario was refused: every error is printed as\n"
+    "     FILE:LINE: field.path: reason (a syntax error as FILE:LINE:COLUMN: reason)\n";
+
 constexpr std::string_view kOverviewHelp =
     "fabric-emu: a RoCEv2 datacenter-fabric emulator. It runs RoCE traffic across an emulated\n"
     "fabric (fat-tree, Clos, rail-optimised, scale-up domains, any graph) of switches and NICs,\n"
@@ -245,6 +279,7 @@ constexpr std::string_view kOverviewHelp =
     "  fabric-emu validate SCENARIO.textproto\n"
     "  fabric-emu serve SCENARIO.textproto [--eal \"ARGS\"] [--duration-s S] [--out DIR]\n"
     "  fabric-emu topo SCENARIO.textproto [--pair A,B] [--dot FILE|-] [--json FILE|-]\n"
+    "  fabric-emu export SCENARIO.textproto [-o FILE] [--seed N]\n"
     "  fabric-emu COMMAND --help       details of one command\n"
     "  fabric-emu --version\n"
     "\n"
@@ -257,6 +292,8 @@ constexpr std::string_view kOverviewHelp =
     "            alongside the scenario's emulated traffic\n"
     "  topo      describe the fabric the scenario builds: nodes, ports, bisection,\n"
     "            oversubscription, diameter, paths, cables and optics; Graphviz and JSON\n"
+    "  export    write the scenario's messages (every traffic section, with their\n"
+    "            dependencies) as a trace in the native CSV format, to replay or to edit\n"
     "\n"
     "A scenario is a Protobuf text file; docs/scenario.md describes every field.\n"
     "\n"
@@ -338,6 +375,41 @@ constexpr std::string_view kTopoHelp =
     "  fabric-emu topo scenarios/default.textproto --dot - | dot -Tsvg -o fabric.svg\n"
     "\n";
 
+constexpr std::string_view kExportHelp =
+    "Usage: fabric-emu export SCENARIO.textproto [-o FILE] [--seed N]\n"
+    "\n"
+    "Writes the scenario's whole workload as a run would send it: every traffic section\n"
+    "(patterns, collectives, training, KV-cache transfers, traces) merged and numbered as in\n"
+    "flows.csv, random patterns drawn from the seed. One CSV row per message, under the header\n"
+    "  id,src,dst,bytes,start_ns,after,delay_ns,dscp,job\n"
+    "  id        the message's number, as in flows.csv\n"
+    "  src, dst  host indices\n"
+    "  bytes     its size\n"
+    "  start_ns  the earliest it may start (exact to the picosecond)\n"
+    "  after     ids of the messages it waits for (their last byte delivered), space-separated\n"
+    "  delay_ns  compute time from the last of those to its start\n"
+    "  dscp, job its traffic class and the job it belongs to\n"
+    "Nothing runs. docs/workloads.md (Trace replay and export) describes the format.\n"
+    "\n"
+    "To replay it, keep the scenario and replace its traffic sections with\n"
+    "  traffic { trace { file: \"FILE\" } }\n"
+    "(a relative FILE starts at that scenario's folder). With the same seed the replay writes\n"
+    "the same flows.csv, byte for byte. A trace section also replays htsim connection matrices\n"
+    "(.cm) and HPCC/ns-3 flow files (.txt); its time_scale, start_ns, host_offset and host\n"
+    "fields rescale, shift and place a trace (docs/scenario.md, TraceFile).\n"
+    "\n"
+    "Options:\n"
+    "  -o, --output FILE  where the CSV goes; - or none: stdout\n"
+    "  --seed N           replaces run.seed (0 to 2^64-1): the seed the random patterns\n"
+    "                     (permutation, incast, cdf_load, placement) are drawn from; replay\n"
+    "                     with the same one\n"
+    "  -h, --help         this text\n"
+    "\n"
+    "Examples:\n"
+    "  fabric-emu export scenarios/default.textproto -o default.csv\n"
+    "  fabric-emu export scenarios/trace_htsim.textproto | head\n"
+    "\n";
+
 constexpr std::string_view kServeHelp =
     "Usage: fabric-emu serve SCENARIO.textproto [--eal \"ARGS\"] [--duration-s S] [--out DIR]\n"
     "                        [--seed N] [--quiet]\n"
@@ -378,7 +450,7 @@ StatusOr<CliArgs> ParseCliArgs(int argc, char** argv) {
       const std::optional<Command> topic = CommandNamed(all[1]);
       if (!topic) {
         return Status::Error("help: no command '" + std::string(all[1]) +
-                             "'; commands are run, validate, serve and topo");
+                             "'; commands are run, validate, serve, topo and export");
       }
       args.help_topic = *topic;
     }
@@ -387,8 +459,9 @@ StatusOr<CliArgs> ParseCliArgs(int argc, char** argv) {
   const std::optional<Command> command = CommandNamed(first);
   if (!command) {
     const std::string what = first.starts_with("-") ? "unknown option '" : "unknown command '";
-    return Status::Error(what + std::string(first) +
-                         "'; commands are run, validate, serve and topo (see 'fabric-emu --help')");
+    return Status::Error(
+        what + std::string(first) +
+        "'; commands are run, validate, serve, topo and export (see 'fabric-emu --help')");
   }
   return ParseCommand(*command, std::span(all).subspan(1));
 }
@@ -408,6 +481,9 @@ std::string HelpText(Command topic) {
     case Command::kTopo:
       body = kTopoHelp;
       break;
+    case Command::kExport:
+      body = kExportHelp;
+      break;
     case Command::kHelp:
     case Command::kVersion:
       body = kOverviewHelp;
@@ -415,6 +491,7 @@ std::string HelpText(Command topic) {
   }
   return std::string(body) + std::string(topic == Command::kValidate ? kValidateExitStatusHelp
                                          : topic == Command::kTopo   ? kTopoExitStatusHelp
+                                         : topic == Command::kExport ? kExportExitStatusHelp
                                                                      : kExitStatusHelp);
 }
 

@@ -4,6 +4,7 @@
 //   fabric-emu validate SCENARIO
 //   fabric-emu serve SCENARIO [--eal "ARGS"] [--duration-s S] [--out DIR] [--seed N] [--quiet]
 //   fabric-emu topo SCENARIO [--pair A,B] [--dot FILE|-] [--json FILE|-]
+//   fabric-emu export SCENARIO [-o FILE] [--seed N]
 //   fabric-emu --help | help [COMMAND] | COMMAND --help | --version
 #pragma once
 
@@ -22,22 +23,23 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitRuntimeFailure = 1;  // the scenario was valid but the run failed
 inline constexpr int kExitBadInput = 2;        // bad usage, or a scenario refused
 
-enum class Command { kHelp, kVersion, kRun, kValidate, kServe, kTopo };
+enum class Command { kHelp, kVersion, kRun, kValidate, kServe, kTopo, kExport };
 
 struct CliArgs {
   Command command = Command::kHelp;
   // For kHelp: the command whose help was asked, kHelp itself for the overview.
   Command help_topic = Command::kHelp;
-  std::string scenario_path;     // run, validate, serve
+  std::string scenario_path;     // run, validate, serve, topo, export
   std::string out_dir;           // run, serve: --out; empty: out/<scenario name>, see OutputDir
-  std::optional<uint64_t> seed;  // run, serve: --seed, replaces run.seed
+  std::optional<uint64_t> seed;  // run, serve, export: --seed, replaces run.seed
   bool quiet = false;            // run, serve: --quiet, turns run.progress off
   std::optional<std::string> eal_args;  // serve: --eal, replaces realtime.eal_args
   std::optional<double> duration_s;     // serve: --duration-s, replaces run.stop_ns
   // topo: --pair A,B, the endpoints (host index or name) whose paths are counted.
   std::optional<std::pair<std::string, std::string>> pair;
-  std::string dot_file;   // topo: --dot, Graphviz output ("-": stdout); empty: none
-  std::string json_file;  // topo: --json, JSON output ("-": stdout); empty: none
+  std::string dot_file;     // topo: --dot, Graphviz output ("-": stdout); empty: none
+  std::string json_file;    // topo: --json, JSON output ("-": stdout); empty: none
+  std::string export_file;  // export: -o, the native trace ("-" or empty: stdout)
 };
 
 // Parses argv (argv[0] is the program). An error says what is wrong and which help to read;

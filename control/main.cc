@@ -7,9 +7,10 @@
 #include <vector>
 
 #include "control/cli_args.h"
-#include "control/report/kv_report.h"
+#include "control/export_command.h"
 #include "control/report/collectives_report.h"
 #include "control/report/jobs_csv.h"
+#include "control/report/kv_report.h"
 #include "control/report_writer.h"
 #include "control/scenario_loader.h"
 #include "control/serve.h"
@@ -121,6 +122,7 @@ int Main(int argc, char** argv) {
     case Command::kValidate:
     case Command::kServe:
     case Command::kTopo:
+    case Command::kExport:
       break;
   }
   StatusOr<fabric_emu::Scenario> loaded = LoadScenarioFile(args.scenario_path);
@@ -141,6 +143,11 @@ int Main(int argc, char** argv) {
     options.dot_file = args.dot_file;
     options.json_file = args.json_file;
     return RunTopo(scenario, options, std::cout, std::cerr);
+  }
+  if (args.command == Command::kExport) {
+    const ExportOptions options{ScenarioDir(args.scenario_path), args.export_file,
+                                scenario.run().seed()};
+    return RunExport(scenario, options, std::cout, std::cerr);
   }
   if (args.command == Command::kServe) {
     ServeOptions options;

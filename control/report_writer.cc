@@ -6,12 +6,12 @@
 #include <sstream>
 
 #include "control/ideal_fct.h"
-#include "control/report/csv_field.h"
-#include "control/report/kv_report.h"
 #include "control/report/jobs_json.h"
+#include "control/report/kv_report.h"
 #include "control/report/summary_jobs.h"
 #include "dataplane/drop_reason.h"
 #include "topology/path.h"
+#include "traffic/csv_field.h"
 #include "traffic/message_outcomes.h"
 
 namespace fe::control {

@@ -172,8 +172,13 @@ double ValidateTraffic(Validation& v, const Traffic& t, const Site& s) {
       return ValidateCollective(v, t.collective(), s.Nested(Traffic::kCollectiveFieldNumber));
     case Traffic::kTraining:
       return ValidateTraining(v, t.training(), s.Nested(Traffic::kTrainingFieldNumber));
+    case Traffic::kTrace:
+      return ValidateTrace(v, t.trace(), s.Nested(Traffic::kTraceFieldNumber));
     case Traffic::PATTERN_NOT_SET:
-      v.out.AddWhole(s, "choose a pattern: permutation, incast, flow_list or cdf_load");
+      v.out.AddWhole(
+          s,
+          "choose a pattern: permutation, incast, flow_list, cdf_load, collective, training, "
+          "kv_cache or trace");
       return 0;
   }
   return 0;

@@ -74,6 +74,7 @@ void ValidateBuilds(Validation& v);
 // Returns how many messages the section makes (a cdf_load: how many on average).
 double ValidateTraffic(Validation& v, const fabric_emu::Traffic& t, const Site& s);
 double ValidateKvCache(Validation& v, const fabric_emu::KvCache& kv, const Site& s);
+double ValidateTrace(Validation& v, const fabric_emu::TraceFile& t, const Site& s);
 void ValidateRealtime(Validation& v);
 void ValidateCapture(Validation& v);
 

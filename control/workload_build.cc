@@ -6,6 +6,7 @@
 #include "control/collective_section.h"
 #include "control/emulation.h"
 #include "control/kv_cache_section.h"
+#include "control/trace_section.h"
 #include "control/training_section.h"
 #include "dataplane/message.h"
 #include "traffic/cdf_load.h"
@@ -69,7 +70,7 @@ StatusOr<Workload> SectionWorkload(const fabric_emu::Traffic& t, const topo::Gra
     case fabric_emu::Traffic::kKvCache:
       return KvCacheWorkload(t.kv_cache(), graph, seed, scenario_dir);
     case fabric_emu::Traffic::kTrace:
-      return Status::Error("trace is not available");
+      return TraceWorkload(t.trace(), graph, seed, scenario_dir);
     case fabric_emu::Traffic::PATTERN_NOT_SET:
       break;
   }
@@ -106,6 +107,10 @@ StatusOr<Workload> BuildWorkload(const fabric_emu::Scenario& scenario, const top
     if (!w.ok()) return Status::Error(where + w.status().message());
     // Sections wait only within themselves: checked here, the error names the section's ids.
     if (Status s = CheckDependencies(*w); !s.ok()) return Status::Error(where + s.message());
+    if (t.pattern_case() == fabric_emu::Traffic::kTrace && !w->jobs[0].name.empty()) {
+      all.Append(*w);  // the jobs a native trace lists, so that an export replays as it ran
+      continue;
+    }
     // One job per section, whatever the generator called its own.
     const std::string pattern =
         t.pattern_case() == fabric_emu::Traffic::PATTERN_NOT_SET

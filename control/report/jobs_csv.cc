@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <sstream>
 
-#include "control/report/csv_field.h"
 #include "control/report_writer.h"
+#include "traffic/csv_field.h"
 
 namespace fe::control {
 namespace {

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <sstream>
 
-#include "control/report/csv_field.h"
+#include "traffic/csv_field.h"
 #include "traffic/kv_metrics.h"
 
 namespace fe::control {

@@ -5,8 +5,8 @@
 #include <string>
 #include <string_view>
 
-namespace fe::control {
+namespace fe {
 
 std::string CsvField(std::string_view text);
 
-}  // namespace fe::control
+}  // namespace fe

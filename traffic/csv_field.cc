@@ -1,6 +1,6 @@
-#include "control/report/csv_field.h"
+#include "traffic/csv_field.h"
 
-namespace fe::control {
+namespace fe {
 
 std::string CsvField(std::string_view text) {
   if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
@@ -13,4 +13,4 @@ std::string CsvField(std::string_view text) {
   return quoted;
 }
 
-}  // namespace fe::control
+}  // namespace fe
