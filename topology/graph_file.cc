@@ -1,12 +1,10 @@
 #include "topology/graph_file.h"
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
-#include <system_error>
 
 #include <google/protobuf/io/tokenizer.h>
 
+#include "core/file_text.h"
 #include "topology/field_error.h"
 #include "topology/limits.h"
 
@@ -35,29 +33,15 @@ Status ReadGraphFile(const std::string& file, const std::string& scenario_dir, G
   const std::string where = "graph.file";
   fs::path path(file);
   if (path.is_relative() && !scenario_dir.empty()) path = fs::path(scenario_dir) / path;
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) {
-    return FieldError(where, Quoted(file) +
-                                 ": no such file (relative names start at the "
-                                 "scenario's folder)");
-  }
-  const uintmax_t size = fs::file_size(path, ec);
-  if (ec) return FieldError(where, Quoted(file) + ": " + ec.message());
-  if (size > static_cast<uintmax_t>(kMaxGraphFileBytes)) {
-    return FieldError(where, Quoted(file) + " has " + std::to_string(size) +
-                                 " bytes, more than the 64 MiB a graph file may have");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in.is_open()) return FieldError(where, Quoted(file) + ": cannot be opened");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (!in && !in.eof()) return FieldError(where, Quoted(file) + ": cannot be read");
+  StatusOr<std::string> text =
+      ReadCappedFile(path.string(), kMaxGraphFileBytes, "a graph file", Quoted(file));
+  if (!text.ok()) return FieldError(where, text.status().message());
 
   google::protobuf::TextFormat::Parser parser;
   FirstError errors;
   parser.RecordErrorsTo(&errors);
   parser.WriteLocationsTo(&out.locations);
-  if (!parser.ParseFromString(text.str(), &out.graph)) {
+  if (!parser.ParseFromString(*text, &out.graph)) {
     return FieldError(where, file + ":" + errors.message());
   }
   if (out.graph.has_file()) {

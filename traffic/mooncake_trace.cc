@@ -1,11 +1,10 @@
 #include "traffic/mooncake_trace.h"
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
-#include <system_error>
 
 #include <nlohmann/json.hpp>
+
+#include "core/file_text.h"
 
 namespace fe {
 namespace {
@@ -127,23 +126,10 @@ StatusOr<MooncakeTrace> ReadMooncakeTrace(const std::string& file, const std::st
   namespace fs = std::filesystem;
   fs::path path(file);
   if (path.is_relative() && !scenario_dir.empty()) path = fs::path(scenario_dir) / path;
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) {
-    return Status::Error(file +
-                         ": no such regular file (relative names start at the scenario's folder)");
-  }
-  const uintmax_t size = fs::file_size(path, ec);
-  if (ec) return Status::Error(file + ": " + ec.message());
-  if (size > static_cast<uintmax_t>(kMaxMooncakeTraceBytes)) {
-    return Status::Error(file + " has " + std::to_string(size) +
-                         " bytes, more than the 64 MiB a request trace may have");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in.is_open()) return Status::Error(file + ": cannot be opened");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (!in && !in.eof()) return Status::Error(file + ": cannot be read");
-  return ParseMooncakeTrace(text.str(), file, block_tokens, max_requests);
+  StatusOr<std::string> text =
+      ReadCappedFile(path.string(), kMaxMooncakeTraceBytes, "a request trace", file);
+  if (!text.ok()) return text.status();
+  return ParseMooncakeTrace(*text, file, block_tokens, max_requests);
 }
 
 }  // namespace fe

@@ -2,31 +2,14 @@
 
 #include <charconv>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <sstream>
-#include <system_error>
+
+#include "core/file_text.h"
 
 namespace fe {
 
 StatusOr<std::string> ReadTraceText(const std::string& path) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) {
-    return Status::Error(path + ": no such file, or not a regular file");
-  }
-  const uintmax_t size = fs::file_size(path, ec);
-  if (ec) return Status::Error(path + ": " + ec.message());
-  if (size > static_cast<uintmax_t>(kMaxTraceFileBytes)) {
-    return Status::Error(path + " has " + std::to_string(size) +
-                         " bytes, more than the 64 MiB a trace file may have");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in.is_open()) return Status::Error(path + ": cannot be opened");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (!in && !in.eof()) return Status::Error(path + ": cannot be read");
-  return text.str();
+  return ReadCappedFile(path, kMaxTraceFileBytes, "a trace file", path);
 }
 
 Status TraceLineError(const TraceParams& params, uint32_t line, const std::string& reason) {

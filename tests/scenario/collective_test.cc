@@ -134,7 +134,9 @@ TEST(CollectiveScenarioTest, RingAllReduceTakesTheClosedFormTime) {
     const double got_ns = static_cast<double>(m.time().ps()) * 1e-3;
     EXPECT_NEAR(got_ns / want_ns, 1.0, 0.01)
         << size << " bytes: " << got_ns << " ns, want " << want_ns;
-    if (i == 1) EXPECT_NEAR(m.busbw_gbps / PayloadShareGbps(), 1.0, 0.03) << m.busbw_gbps;
+    if (i == 1) {
+      EXPECT_NEAR(m.busbw_gbps / PayloadShareGbps(), 1.0, 0.03) << m.busbw_gbps;
+    }
   }
 }
 
@@ -184,7 +186,9 @@ TEST(CollectiveScenarioTest, TopologyAwarePlacementBeatsScatteredOnTheOversubscr
     ASSERT_TRUE(x.complete);
     busbw[e.workload.ops[x.op].job] += x.busbw_gbps / 3;
     // The jobs run one after another: none shares the fabric with another.
-    if (x.op % 3 == 2 && x.op + 1 < m.size()) EXPECT_LT(x.end, m[x.op + 1].start);
+    if (x.op % 3 == 2 && x.op + 1 < m.size()) {
+      EXPECT_LT(x.end, m[x.op + 1].start);
+    }
   }
   const double share = PayloadShareGbps();
   std::cout << "busbw Gb/s: scattered " << busbw[0] << ", random " << busbw[1]

@@ -202,7 +202,7 @@ TEST(TraceSectionTest, SectionFieldsAreChecked) {
             "s.textproto:2: traffic[0].trace.file: required: the trace file to replay");
   EXPECT_NE(refused("file: \"x.json\"").find("cannot tell the format of 'x.json'"),
             std::string::npos);
-  EXPECT_NE(refused("file: \"missing.cm\"").find("missing.cm: no such file, or not a regular file"),
+  EXPECT_NE(refused("file: \"missing.cm\"").find("missing.cm: no such regular file"),
             std::string::npos);
   EXPECT_NE(refused("file: \"t.cm\" time_scale: 0")
                 .find("traffic[0].trace.time_scale: must be a finite number > 0"),

@@ -52,7 +52,7 @@ TEST(ExplicitGraphTest, ReadsAFileBesideTheScenario) {
   EXPECT_EQ(ErrorOf(std::string(kClass) + "graph { file: \"bad.textproto\" }", dir),
             "graph.file: bad.textproto:2: node[1].name: \"x\" is already node[0]'s name");
   EXPECT_EQ(ErrorOf(std::string(kClass) + "graph { file: \"none.textproto\" }", dir)
-                .rfind("graph.file: \"none.textproto\": no such file", 0),
+                .rfind("graph.file: \"none.textproto\": no such regular file", 0),
             0u);
   // A file past 64 MiB is refused by its size, before it is read (sparse: costs no disk).
   std::ofstream(dir / "huge.textproto").put('#');
