@@ -43,6 +43,7 @@
 #include "dataplane/packet.h"
 #include "dataplane/roce_headers.h"
 #include "scenario_run.h"
+#include "source_root.h"
 #include "traffic/collective_metrics.h"
 #include "traffic/message_outcomes.h"
 
@@ -168,9 +169,7 @@ TEST(CollectiveScenarioTest, AllToAllIsCappedByTheOversubscribedTier) {
 // Scattered: every edge leaves its leaf, 4 per leaf over 2 up-links, so the slowest edge gets at
 // most half a link: busbw at most 0.5 x the share.
 TEST(CollectiveScenarioTest, TopologyAwarePlacementBeatsScatteredOnTheOversubscribedClos) {
-  const char* root = std::getenv("FABRIC_EMU_ROOT");
-  ASSERT_NE(root, nullptr);
-  auto scenario = LoadScenarioFile(std::string(root) + "/scenarios/collective_placement.textproto");
+  auto scenario = LoadScenarioFile(SourceRoot() + "/scenarios/collective_placement.textproto");
   ASSERT_TRUE(scenario.ok()) << scenario.status().message();
   scenario->mutable_run()->set_progress(false);
   SoftwareRunOptions opt;

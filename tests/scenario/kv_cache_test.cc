@@ -15,17 +15,12 @@
 #include "control/report/kv_report.h"
 #include "control/report_writer.h"
 #include "scenario_run.h"
+#include "source_root.h"
 #include "traffic/kv_metrics.h"
 #include "traffic/message_outcomes.h"
 
 namespace fe::control {
 namespace {
-
-std::string Root() {
-  const char* root = std::getenv("FABRIC_EMU_ROOT");
-  EXPECT_NE(root, nullptr) << "FABRIC_EMU_ROOT must point at the source tree (ctest sets it)";
-  return root == nullptr ? "." : root;
-}
 
 constexpr int kRequests = 30;
 constexpr uint64_t kBlockTokens = 512;
@@ -42,7 +37,7 @@ std::string Scenario(const std::string& extra) {
                      kv_cache { prefill_host: [ 0, 1 ]
                                 decode_host: 15
                                 mooncake { speedup: 1000 max_requests: 30 file: ")pb" +
-         Root() + "/traffic/data/mooncake_conversation_200.jsonl" +
+         SourceRoot() + "/traffic/data/mooncake_conversation_200.jsonl" +
          R"pb(" }
               model { layers: 2 kv_heads: 1 head_dim: 64 bytes_per_element: 1 }
               prefill_ns_per_token: 50
@@ -73,7 +68,7 @@ KvRun RunKv(const std::string& extra, uint64_t seed = 1) {
 // The bytes the decode host should receive, from the JSONL itself: one decode host holds every
 // block it was sent, so a request sends its tokens past its longest held prefix.
 uint64_t ExpectedBytes() {
-  std::ifstream in(Root() + "/traffic/data/mooncake_conversation_200.jsonl");
+  std::ifstream in(SourceRoot() + "/traffic/data/mooncake_conversation_200.jsonl");
   std::set<uint64_t> held;
   uint64_t bytes = 0;
   std::string line;

@@ -33,6 +33,7 @@
 #include "dataplane/roce_headers.h"
 #include "flows_csv.h"
 #include "scenario_run.h"
+#include "source_root.h"
 #include "traffic/job_metrics.h"
 #include "traffic/message_outcomes.h"
 
@@ -150,10 +151,8 @@ TEST(TrainingScenarioTest, CheckpointBurstDeliversEveryShardNoFasterThanTheStora
 // writes, no message starts before every message it waits for was delivered, and its `after`
 // column lists exactly the workload's dependencies.
 TEST(TrainingScenarioTest, ShippedScenarioKeepsEveryDependencyInFlowsCsv) {
-  const char* root = std::getenv("FABRIC_EMU_ROOT");
-  ASSERT_NE(root, nullptr);
   StatusOr<fabric_emu::Scenario> scenario =
-      LoadScenarioFile(std::string(root) + "/scenarios/training_3d.textproto");
+      LoadScenarioFile(SourceRoot() + "/scenarios/training_3d.textproto");
   ASSERT_TRUE(scenario.ok()) << scenario.status().message();
   scenario->mutable_run()->set_progress(false);
   SoftwareRunOptions opt;

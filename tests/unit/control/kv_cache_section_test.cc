@@ -11,19 +11,14 @@
 #include "control/kv_cache_section.h"
 #include "control/report/kv_report.h"
 #include "control/scenario_loader.h"
+#include "source_root.h"
 #include "topology/build.h"
 
 namespace fe::control {
 namespace {
 
-std::string Root() {
-  const char* root = std::getenv("FABRIC_EMU_ROOT");
-  EXPECT_NE(root, nullptr) << "FABRIC_EMU_ROOT must point at the source tree (ctest sets it)";
-  return root == nullptr ? "." : root;
-}
-
 // As a file in scenarios/, so that the sample is ../traffic/data/.
-std::string ScenarioPath() { return Root() + "/scenarios/t.textproto"; }
+std::string ScenarioPath() { return SourceRoot() + "/scenarios/t.textproto"; }
 
 // Line numbers of the section below, for the expected errors.
 std::string Scenario(const std::string& kv_fields) {
@@ -52,7 +47,7 @@ std::string OnlyError(const std::string& text) {
 TEST(KvCacheSectionTest, TheShippedSampleAndExampleLoad) {
   EXPECT_EQ(OnlyError(Scenario(kTrace)), "");
   const StatusOr<fabric_emu::Scenario> example =
-      LoadScenarioFile(Root() + "/scenarios/kv_cache_mooncake.textproto");
+      LoadScenarioFile(SourceRoot() + "/scenarios/kv_cache_mooncake.textproto");
   EXPECT_TRUE(example.ok()) << example.status().message();
 }
 
@@ -179,7 +174,7 @@ StatusOr<Workload> SampleWorkload(const std::string& extra) {
   EXPECT_TRUE(s.ok()) << s.status().message();
   StatusOr<topo::Graph> graph = topo::BuildTopology(s->topology(), "");
   EXPECT_TRUE(graph.ok());
-  return KvCacheWorkload(s->traffic(0).kv_cache(), *graph, 7, Root() + "/scenarios");
+  return KvCacheWorkload(s->traffic(0).kv_cache(), *graph, 7, SourceRoot() + "/scenarios");
 }
 
 TEST(KvCacheSectionTest, TheWorkloadIsTheSectionsRequests) {

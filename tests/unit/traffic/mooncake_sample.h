@@ -6,13 +6,12 @@
 #include <cstdlib>
 #include <string>
 
+#include "source_root.h"
+
 namespace fe {
 
 inline std::string MooncakeSamplePath() {
-  const char* root = std::getenv("FABRIC_EMU_ROOT");
-  EXPECT_NE(root, nullptr) << "FABRIC_EMU_ROOT must point at the source tree (ctest sets it)";
-  return std::string(root == nullptr ? "." : root) +
-         "/traffic/data/mooncake_conversation_200.jsonl";
+  return SourceRoot() + "/traffic/data/mooncake_conversation_200.jsonl";
 }
 
 }  // namespace fe
