@@ -12,6 +12,8 @@
 #include "dataplane/drop_reason.h"
 #include "topology/path.h"
 #include "traffic/csv_field.h"
+#include "traffic/job_metrics.h"
+#include "traffic/kv_metrics.h"
 #include "traffic/message_outcomes.h"
 
 namespace fe::control {
@@ -273,6 +275,26 @@ std::string HumanSummary(const fabric_emu::Scenario& scenario, uint64_t seed,
       static_cast<unsigned long long>(t.packet_hops),
       static_cast<double>(t.packet_hops) / (run.wall_time_s > 0 ? run.wall_time_s : 1e-9) * 1e-6);
   std::string s = buf;
+  // A person at a terminal wants the figures of the workload they ran, not only of its messages.
+  const std::vector<MessageOutcome> outcomes = OutcomesOf(e.fabric->messages());
+  for (const JobTiming& j : JobTimings(e.workload, outcomes)) {
+    std::snprintf(buf, sizeof(buf),
+                  "  job       %s: %u of %zu iterations, time p50 %.3f us, p99 %.3f us; "
+                  "communication %.1f%%\n",
+                  e.workload.jobs[j.job].name.c_str(), j.completed, j.iterations.size(),
+                  Ns(j.p50) / 1000, Ns(j.p99) / 1000, 100 * j.communication_share);
+    s += buf;
+  }
+  for (const KvJobSummary& k : SummarizeKv(KvRequestRecords(e.workload, outcomes))) {
+    std::snprintf(buf, sizeof(buf),
+                  "  kv        %s: %llu of %llu requests, transfer p50 %.3f us, p99 %.3f us; "
+                  "%llu of %llu KV bytes reused\n",
+                  e.workload.jobs[k.job].name.c_str(), static_cast<unsigned long long>(k.completed),
+                  static_cast<unsigned long long>(k.requests), Ns(k.transfer.p50) / 1000,
+                  Ns(k.transfer.p99) / 1000, static_cast<unsigned long long>(k.reused_bytes),
+                  static_cast<unsigned long long>(k.kv_bytes));
+    s += buf;
+  }
   if (run.stopped_early) s += "  stopped at run.stop_ns before all traffic was delivered\n";
   return s;
 }
