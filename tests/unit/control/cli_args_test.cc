@@ -5,24 +5,13 @@
 #include <string>
 #include <vector>
 
+#include "cli_parse.h"
+
 namespace fe::control {
 namespace {
 
-// argv as main receives it: program name first, then the arguments, as mutable C strings.
-StatusOr<CliArgs> Parse(const std::vector<std::string>& args) {
-  std::vector<std::string> storage = {"fabric-emu"};
-  storage.insert(storage.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (std::string& s : storage) argv.push_back(s.data());
-  return ParseCliArgs(static_cast<int>(argv.size()), argv.data());
-}
-
-bool Contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 TEST(CliArgsTest, RunWithDefaults) {
-  const StatusOr<CliArgs> a = Parse({"run", "scenarios/default.textproto"});
+  const StatusOr<CliArgs> a = ParseArgs({"run", "scenarios/default.textproto"});
   ASSERT_TRUE(a.ok()) << a.status().message();
   EXPECT_EQ(a->command, Command::kRun);
   EXPECT_EQ(a->scenario_path, "scenarios/default.textproto");
@@ -45,7 +34,7 @@ TEST(CliArgsTest, RunOptionsOverrideTheScenario) {
        {std::vector<std::string>{"run", "--out", "results", "s.textproto", "--seed", "42",
                                  "--quiet"},
         std::vector<std::string>{"run", "s.textproto", "--out=results", "--seed=42", "--quiet"}}) {
-    const StatusOr<CliArgs> a = Parse(form);
+    const StatusOr<CliArgs> a = ParseArgs(form);
     ASSERT_TRUE(a.ok()) << a.status().message();
     EXPECT_EQ(a->scenario_path, "s.textproto");
     EXPECT_EQ(a->out_dir, "results");
@@ -63,16 +52,17 @@ TEST(CliArgsTest, RunOptionsOverrideTheScenario) {
 }
 
 TEST(CliArgsTest, SeedCoversTheWhole64BitRange) {
-  const StatusOr<CliArgs> max = Parse({"run", "s", "--seed", "18446744073709551615"});  // 2^64-1
+  const StatusOr<CliArgs> max =
+      ParseArgs({"run", "s", "--seed", "18446744073709551615"});  // 2^64-1
   ASSERT_TRUE(max.ok()) << max.status().message();
   EXPECT_EQ(*max->seed, UINT64_MAX);
-  EXPECT_FALSE(Parse({"run", "s", "--seed", "18446744073709551616"}).ok());  // 2^64
+  EXPECT_FALSE(ParseArgs({"run", "s", "--seed", "18446744073709551616"}).ok());  // 2^64
 }
 
 TEST(CliArgsTest, HelpAndVersion) {
   for (const std::vector<std::string>& args :
        std::vector<std::vector<std::string>>{{"--help"}, {"-h"}, {"help"}}) {
-    const StatusOr<CliArgs> a = Parse(args);
+    const StatusOr<CliArgs> a = ParseArgs(args);
     ASSERT_TRUE(a.ok()) << a.status().message();
     EXPECT_EQ(a->command, Command::kHelp);
     EXPECT_EQ(a->help_topic, Command::kHelp);
@@ -80,23 +70,23 @@ TEST(CliArgsTest, HelpAndVersion) {
   // Help wins over whatever else is on the line, even a bad option.
   for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
            {"run", "--help"}, {"run", "s", "--seed", "oops", "-h"}, {"help", "run"}}) {
-    const StatusOr<CliArgs> a = Parse(args);
+    const StatusOr<CliArgs> a = ParseArgs(args);
     ASSERT_TRUE(a.ok()) << a.status().message();
     EXPECT_EQ(a->command, Command::kHelp);
     EXPECT_EQ(a->help_topic, Command::kRun);
   }
-  const StatusOr<CliArgs> v = Parse({"--version"});
+  const StatusOr<CliArgs> v = ParseArgs({"--version"});
   ASSERT_TRUE(v.ok());
   EXPECT_EQ(v->command, Command::kVersion);
   EXPECT_EQ(VersionText().rfind("fabric-emu ", 0), 0u);
 }
 
 TEST(CliArgsTest, ValidateTakesJustAScenario) {
-  const StatusOr<CliArgs> a = Parse({"validate", "x.textproto"});
+  const StatusOr<CliArgs> a = ParseArgs({"validate", "x.textproto"});
   ASSERT_TRUE(a.ok()) << a.status().message();
   EXPECT_EQ(a->command, Command::kValidate);
   EXPECT_EQ(a->scenario_path, "x.textproto");
-  const StatusOr<CliArgs> bad = Parse({"validate", "x.textproto", "--seed", "1"});
+  const StatusOr<CliArgs> bad = ParseArgs({"validate", "x.textproto", "--seed", "1"});
   ASSERT_FALSE(bad.ok());
   EXPECT_TRUE(Contains(bad.status().message(), "unknown option '--seed'"))
       << bad.status().message();
@@ -105,7 +95,7 @@ TEST(CliArgsTest, ValidateTakesJustAScenario) {
 TEST(CliArgsTest, ServeOptions) {
   // EAL arguments begin with dashes themselves; --eal takes them as its value.
   const StatusOr<CliArgs> a =
-      Parse({"serve", "lab.textproto", "--eal", "--no-huge -l 0-1", "--duration-s", "2.5"});
+      ParseArgs({"serve", "lab.textproto", "--eal", "--no-huge -l 0-1", "--duration-s", "2.5"});
   ASSERT_TRUE(a.ok()) << a.status().message();
   EXPECT_EQ(a->command, Command::kServe);
   ASSERT_TRUE(a->eal_args.has_value());
@@ -121,7 +111,7 @@ TEST(CliArgsTest, ServeOptions) {
 
 TEST(CliArgsTest, RunRealtimeIsServe) {
   const StatusOr<CliArgs> a =
-      Parse({"run", "lab.textproto", "--realtime", "--eal", "-l 0-1", "--duration-s", "3"});
+      ParseArgs({"run", "lab.textproto", "--realtime", "--eal", "-l 0-1", "--duration-s", "3"});
   ASSERT_TRUE(a.ok()) << a.status().message();
   EXPECT_EQ(a->command, Command::kServe);
   EXPECT_EQ(*a->eal_args, "-l 0-1");
@@ -161,7 +151,7 @@ TEST(CliArgsTest, BadUsageIsRefusedWithAReason) {
       {{"help", "fly"}, "no command 'fly'"},
   };
   for (const Case& c : cases) {
-    const StatusOr<CliArgs> a = Parse(c.args);
+    const StatusOr<CliArgs> a = ParseArgs(c.args);
     ASSERT_FALSE(a.ok()) << "accepted: " << ::testing::PrintToString(c.args);
     EXPECT_TRUE(Contains(a.status().message(), c.reason))
         << ::testing::PrintToString(c.args) << " -> " << a.status().message();
@@ -169,7 +159,7 @@ TEST(CliArgsTest, BadUsageIsRefusedWithAReason) {
 }
 
 TEST(CliArgsTest, CommandErrorsPointToThatCommandsHelp) {
-  const StatusOr<CliArgs> a = Parse({"run", "s", "--fast"});
+  const StatusOr<CliArgs> a = ParseArgs({"run", "s", "--fast"});
   ASSERT_FALSE(a.ok());
   EXPECT_TRUE(Contains(a.status().message(), "fabric-emu run --help")) << a.status().message();
 }

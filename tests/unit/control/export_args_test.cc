@@ -4,46 +4,36 @@
 #include <string>
 #include <vector>
 
+#include "cli_parse.h"
+
 #include "control/cli_args.h"
 #include "traffic/trace_native.h"
 
 namespace fe::control {
 namespace {
 
-StatusOr<CliArgs> Parse(const std::vector<std::string>& args) {
-  std::vector<std::string> storage = {"fabric-emu"};
-  storage.insert(storage.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (std::string& s : storage) argv.push_back(s.data());
-  return ParseCliArgs(static_cast<int>(argv.size()), argv.data());
-}
-
-bool Contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 TEST(ExportArgsTest, TakesAScenarioAnOutputAndASeed) {
   for (const auto& form :
        {std::vector<std::string>{"export", "s.textproto", "-o", "w.csv", "--seed", "7"},
         std::vector<std::string>{"export", "--output=w.csv", "--seed=7", "s.textproto"}}) {
-    StatusOr<CliArgs> a = Parse(form);
+    StatusOr<CliArgs> a = ParseArgs(form);
     ASSERT_TRUE(a.ok()) << a.status().message();
     EXPECT_EQ(a->command, Command::kExport);
     EXPECT_EQ(a->scenario_path, "s.textproto");
     EXPECT_EQ(a->export_file, "w.csv");
     EXPECT_EQ(a->seed, 7u);
   }
-  StatusOr<CliArgs> stdout_form = Parse({"export", "s.textproto", "-o", "-"});
+  StatusOr<CliArgs> stdout_form = ParseArgs({"export", "s.textproto", "-o", "-"});
   ASSERT_TRUE(stdout_form.ok()) << stdout_form.status().message();
   EXPECT_EQ(stdout_form->export_file, "-");
-  StatusOr<CliArgs> plain = Parse({"export", "s.textproto"});
+  StatusOr<CliArgs> plain = ParseArgs({"export", "s.textproto"});
   ASSERT_TRUE(plain.ok());
   EXPECT_EQ(plain->export_file, "");
 }
 
 TEST(ExportArgsTest, BadUsageIsRefusedWithAReason) {
   const auto error = [](const std::vector<std::string>& args) {
-    StatusOr<CliArgs> a = Parse(args);
+    StatusOr<CliArgs> a = ParseArgs(args);
     return a.ok() ? std::string() : a.status().message();
   };
   EXPECT_EQ(error({"export"}),
@@ -56,7 +46,7 @@ TEST(ExportArgsTest, BadUsageIsRefusedWithAReason) {
 }
 
 TEST(ExportArgsTest, HelpTeachesTheFormatAndTheReplay) {
-  StatusOr<CliArgs> a = Parse({"export", "--help"});
+  StatusOr<CliArgs> a = ParseArgs({"export", "--help"});
   ASSERT_TRUE(a.ok());
   EXPECT_EQ(a->command, Command::kHelp);
   EXPECT_EQ(a->help_topic, Command::kExport);
@@ -68,7 +58,7 @@ TEST(ExportArgsTest, HelpTeachesTheFormatAndTheReplay) {
   // The columns it explains are the ones the writer writes.
   EXPECT_TRUE(Contains(help, std::string(kNativeTraceHeader)));
   EXPECT_TRUE(Contains(HelpText(Command::kHelp), "fabric-emu export SCENARIO"));
-  StatusOr<CliArgs> topic = Parse({"help", "export"});
+  StatusOr<CliArgs> topic = ParseArgs({"help", "export"});
   ASSERT_TRUE(topic.ok());
   EXPECT_EQ(topic->help_topic, Command::kExport);
 }

@@ -11,18 +11,14 @@
 #include <string>
 #include <vector>
 
+#include "source_root.h"
+
 namespace fe::control {
 namespace {
 
 namespace fs = std::filesystem;
 
-// The source tree, as ctest passes it; the tests read shipped files from it.
-fs::path Root() {
-  const char* root = std::getenv("FABRIC_EMU_ROOT");
-  return root != nullptr ? fs::path(root) : fs::path();
-}
-
-constexpr char kNoRoot[] = "FABRIC_EMU_ROOT is not set: run the tests through ctest, which sets it";
+fs::path Root() { return SourceRoot(); }
 
 std::vector<std::string> Lines(const std::string& text) {
   std::vector<std::string> lines;
@@ -92,7 +88,6 @@ const std::vector<BadFile>& BadFiles() {
 }
 
 TEST(ScenarioLoaderTest, EveryBadFileIsRefusedWithFileLineAndField) {
-  ASSERT_FALSE(Root().empty()) << kNoRoot;
   for (const BadFile& bad : BadFiles()) {
     SCOPED_TRACE(bad.file);
     const std::string path = (Root() / "tests/data/bad" / bad.file).string();
@@ -111,7 +106,6 @@ TEST(ScenarioLoaderTest, EveryBadFileIsRefusedWithFileLineAndField) {
 }
 
 TEST(ScenarioLoaderTest, EveryFileInTheBadFolderHasAnExpectation) {
-  ASSERT_FALSE(Root().empty()) << kNoRoot;
   std::set<std::string> expected;
   for (const BadFile& bad : BadFiles()) expected.insert(bad.file);
   std::set<std::string> present;
@@ -122,7 +116,6 @@ TEST(ScenarioLoaderTest, EveryFileInTheBadFolderHasAnExpectation) {
 }
 
 TEST(ScenarioLoaderTest, ShippedScenariosLoad) {
-  ASSERT_FALSE(Root().empty()) << kNoRoot;
   int count = 0;
   for (const auto& entry : fs::directory_iterator(Root() / "scenarios")) {
     if (entry.path().extension() != ".textproto") continue;
@@ -136,7 +129,6 @@ TEST(ScenarioLoaderTest, ShippedScenariosLoad) {
 // The shipped scenarios say what the project promises about them (values from the issue that
 // asked for them, not from the files).
 TEST(ScenarioLoaderTest, ShippedScenariosDescribeWhatTheyPromise) {
-  ASSERT_FALSE(Root().empty()) << kNoRoot;
   const StatusOr<fabric_emu::Scenario> def =
       LoadScenarioFile((Root() / "scenarios/default.textproto").string());
   ASSERT_TRUE(def.ok()) << def.status().message();
@@ -338,7 +330,6 @@ TEST(ScenarioLoaderTest, HostReferencesAreCheckedEverywhere) {
 }
 
 TEST(ScenarioLoaderTest, CdfFileIsFoundFromTheScenarioFolder) {
-  ASSERT_FALSE(Root().empty()) << kNoRoot;
   // The scenario "lives" in traffic/, so the relative name resolves to traffic/data/...
   const std::string text =
       "topology { fat_tree { k: 4 } }\n"

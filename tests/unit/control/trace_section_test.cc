@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "source_root.h"
+
 #include "control/scenario_loader.h"
 #include "control/workload_build.h"
 #include "topology/build.h"
@@ -21,12 +23,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path Root() {
-  const char* root = std::getenv("FABRIC_EMU_ROOT");
-  return root != nullptr ? fs::path(root) : fs::path();
-}
-
-constexpr char kNoRoot[] = "FABRIC_EMU_ROOT is not set: run the tests through ctest, which sets it";
+fs::path Root() { return SourceRoot(); }
 
 // The shipped scenario, loaded (which validates its trace) and its trace section replayed.
 StatusOr<Workload> ShippedTrace(const std::string& scenario) {
@@ -44,7 +41,6 @@ std::vector<uint32_t> Deps(const Workload& w, uint32_t id) {
 }
 
 TEST(TraceSectionTest, ShippedHtsimRingHasItsChainsAndBarrier) {
-  ASSERT_FALSE(Root().empty()) << kNoRoot;
   StatusOr<Workload> w = ShippedTrace("trace_htsim.textproto");
   ASSERT_TRUE(w.ok()) << w.status().message();
   // 4 chunks x 2(N-1) = 6 hops, a background flow and the barrier's message.
@@ -67,7 +63,6 @@ TEST(TraceSectionTest, ShippedHtsimRingHasItsChainsAndBarrier) {
 }
 
 TEST(TraceSectionTest, ShippedHpccFileReadsItsCountedFlows) {
-  ASSERT_FALSE(Root().empty()) << kNoRoot;
   StatusOr<Workload> w = ShippedTrace("trace_hpcc.textproto");
   ASSERT_TRUE(w.ok()) << w.status().message();
   ASSERT_EQ(w->size(), 8u);
@@ -78,7 +73,6 @@ TEST(TraceSectionTest, ShippedHpccFileReadsItsCountedFlows) {
 }
 
 TEST(TraceSectionTest, ShippedNativeTraceHasTwoJobsAndForwardDependencies) {
-  ASSERT_FALSE(Root().empty()) << kNoRoot;
   StatusOr<Workload> w = ShippedTrace("trace_native.textproto");
   ASSERT_TRUE(w.ok()) << w.status().message();
   ASSERT_EQ(w->size(), 11u);
@@ -125,7 +119,6 @@ void ExpectExportReplaysAsItRan(const fabric_emu::Scenario& scenario, const std:
 }
 
 TEST(TraceSectionTest, ShippedScenariosReplayTheirExport) {
-  ASSERT_FALSE(Root().empty()) << kNoRoot;
   for (const char* name : {"trace_htsim", "trace_hpcc", "trace_native", "default"}) {
     const fs::path path = Root() / "scenarios" / (std::string(name) + ".textproto");
     StatusOr<fabric_emu::Scenario> s = LoadScenarioFile(path.string());
@@ -164,30 +157,25 @@ void ExpectRefused(const std::string& file, const std::string& trace_error) {
 }
 
 TEST(TraceSectionTest, BadNumberIsRefusedAtItsLine) {
-  ASSERT_FALSE(Root().empty()) << kNoRoot;
   ExpectRefused("bad_number.cm", "4: `size` takes a size in bytes, a whole number, got '10kB'");
 }
 
 TEST(TraceSectionTest, UnknownNodeIsRefusedAtItsLine) {
-  ASSERT_FALSE(Root().empty()) << kNoRoot;
   ExpectRefused("unknown_node.txt",
                 "3: node 16 runs on host 16, but the topology has 16 hosts (0 to 15)");
 }
 
 TEST(TraceSectionTest, UnknownTriggerIsRefusedAtItsLine) {
-  ASSERT_FALSE(Root().empty()) << kNoRoot;
   ExpectRefused("unknown_trigger.cm",
                 "5: trigger 2 is not defined: add a line `trigger id 2 oneshot` (or barrier "
                 "with a count)");
 }
 
 TEST(TraceSectionTest, CycleIsRefusedAtALineOfIt) {
-  ASSERT_FALSE(Root().empty()) << kNoRoot;
   ExpectRefused("cycle.csv", "3: message 1 is in, or waits for, a dependency cycle");
 }
 
 TEST(TraceSectionTest, MissingHeaderIsRefusedAtTheFirstConnection) {
-  ASSERT_FALSE(Root().empty()) << kNoRoot;
   ExpectRefused("missing_header.cm", "3: a connection before the `Nodes N` header");
 }
 
