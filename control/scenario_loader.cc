@@ -29,6 +29,7 @@ std::string WithLineFeeds(const std::string& text) {
 
 // A flow list of a million flows is about 60 MB of text.
 constexpr size_t kMaxScenarioFileBytes = 64u << 20;
+constexpr int kMaxScenarioNesting = 64;
 
 // Turns the parser's reports (0-based line and column) into "FILE:LINE:COL: message".
 class SyntaxErrors : public pb::io::ErrorCollector {
@@ -63,6 +64,9 @@ StatusOr<fabric_emu::Scenario> LoadScenarioText(const std::string& text,
   SyntaxErrors syntax_errors(display_name);
   pb::TextFormat::ParseInfoTree locations;
   pb::TextFormat::Parser parser;
+  // Each nesting level is a frame of the parser's recursion: thousands of them overflow the
+  // stack. No scenario needs more than a dozen.
+  parser.SetRecursionLimit(kMaxScenarioNesting);
   parser.RecordErrorsTo(&syntax_errors);
   parser.WriteLocationsTo(&locations);
   fabric_emu::Scenario scenario;
@@ -87,6 +91,11 @@ StatusOr<fabric_emu::Scenario> LoadScenarioFile(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
     return Status::Error(path + ": is a directory, not a scenario file");
+  }
+  // Opening a FIFO blocks until something writes to it, and a device may never end.
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)) {
+    return Status::Error(path + ": not a regular file (a FIFO, socket or device); a scenario is " +
+                         "a text file");
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) return Status::Error(path + ": cannot open: " + std::strerror(errno));

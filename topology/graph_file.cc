@@ -38,6 +38,8 @@ Status ReadGraphFile(const std::string& file, const std::string& scenario_dir, G
   if (!text.ok()) return FieldError(where, text.status().message());
 
   google::protobuf::TextFormat::Parser parser;
+  // As for the scenario: deep nesting would overflow the parser's stack.
+  parser.SetRecursionLimit(kMaxGraphFileNesting);
   FirstError errors;
   parser.RecordErrorsTo(&errors);
   parser.WriteLocationsTo(&out.locations);

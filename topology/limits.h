@@ -38,5 +38,8 @@ inline constexpr int kMaxLinkClasses = 1024;
 // An explicit graph file larger than this is refused before it is read: 64 MiB holds a
 // description of several million links, more than any fabric this tool can run.
 inline constexpr int64_t kMaxGraphFileBytes = int64_t{64} << 20;
+// Nesting levels a graph file may have: its messages are a few levels deep, and each level is a
+// frame of the text parser's recursion.
+inline constexpr int kMaxGraphFileNesting = 64;
 
 }  // namespace fe::topo

@@ -6,6 +6,8 @@
 #include <sstream>
 #include <utility>
 
+#include "core/file_text.h"
+
 namespace fe {
 namespace {
 
@@ -72,11 +74,9 @@ StatusOr<FlowSizeCdf> FlowSizeCdf::Parse(std::string_view text, std::string_view
 }
 
 StatusOr<FlowSizeCdf> FlowSizeCdf::FromFile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return Status::Error(path + ": cannot open flow-size CDF file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return Parse(text.str(), path);
+  StatusOr<std::string> text = ReadCappedFile(path, kMaxCdfFileBytes, "a flow-size CDF file", path);
+  if (!text.ok()) return text.status();
+  return Parse(*text, path);
 }
 
 StatusOr<FlowSizeCdf> FlowSizeCdf::FromPoints(std::vector<CdfPoint> points) {

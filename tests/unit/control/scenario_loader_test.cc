@@ -1,6 +1,7 @@
 #include "control/scenario_loader.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -410,6 +411,42 @@ TEST(ScenarioLoaderTest, NonFiniteNumbersAreRefused) {
             0u)
       << s.status().message();
   EXPECT_NE(s.status().message().find("got inf"), std::string::npos) << s.status().message();
+}
+
+}  // namespace
+}  // namespace fe::control
+
+namespace fe::control {
+namespace {
+
+// Each nesting level is a frame of the text parser's recursion: 4,000 levels of a recursive
+// message (a tier override's config holds tier overrides) once overflowed the stack. Now the
+// file is refused at the level past the limit, with its line.
+TEST(ScenarioLoaderHostileTest, DeepNestingIsRefusedNotACrash) {
+  std::string text = "topology { fat_tree { k: 4 } }\nswitch {\n";
+  constexpr int kLevels = 4000;
+  for (int i = 0; i < kLevels; ++i) text += "tier_override { config {\n";
+  for (int i = 0; i < kLevels; ++i) text += "} }\n";
+  text += "}\n";
+  const StatusOr<fabric_emu::Scenario> s = LoadScenarioText(text, "deep.textproto");
+  ASSERT_FALSE(s.ok());
+  // Line 2 opens the switch section (level 1), and line k >= 3 levels 2(k - 2) and 2(k - 2) + 1:
+  // level 65, the first past the limit of 64, is on line 34.
+  EXPECT_EQ(s.status().message().rfind("deep.textproto:34:", 0), 0u) << s.status().message();
+  EXPECT_NE(s.status().message().find("recursion limit"), std::string::npos)
+      << s.status().message();
+}
+
+// Opening a FIFO blocks until a writer comes: it is refused before it is opened.
+TEST(ScenarioLoaderHostileTest, AFifoIsRefusedWithoutBlocking) {
+  const std::string fifo = ::testing::TempDir() + "/scenario.fifo";
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  const StatusOr<fabric_emu::Scenario> s = LoadScenarioFile(fifo);
+  std::filesystem::remove(fifo);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().message(),
+            fifo + ": not a regular file (a FIFO, socket or device); a scenario is a text file");
 }
 
 }  // namespace

@@ -2,8 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -195,6 +199,34 @@ TEST(FlowSizeCdfTest, FromPointsAppliesTheSameRules) {
   EXPECT_TRUE(FlowSizeCdf::FromPoints({{0, 0}, {10, 100}}).ok());
   EXPECT_FALSE(FlowSizeCdf::FromPoints({{10, 0}, {0, 100}}).ok());
   EXPECT_FALSE(FlowSizeCdf::FromPoints({}).ok());
+}
+
+}  // namespace
+}  // namespace fe
+
+namespace fe {
+namespace {
+
+// A CDF file is read only if it is a regular file within the cap, decided before reading: a
+// sparse file one byte past the cap costs nothing to make and would cost its size to read.
+TEST(FlowSizeCdfFileTest, RefusesAFileOverTheCapAndAFifo) {
+  const std::string big = ::testing::TempDir() + "/big.cdf";
+  { std::ofstream f(big); }
+  std::filesystem::resize_file(big, static_cast<uintmax_t>(kMaxCdfFileBytes) + 1);
+  const StatusOr<FlowSizeCdf> b = FlowSizeCdf::FromFile(big);
+  ASSERT_FALSE(b.ok());
+  EXPECT_EQ(b.status().message(), big + " has " + std::to_string(kMaxCdfFileBytes + 1) +
+                                      " bytes, more than the 1 MiB a flow-size CDF file may have");
+  std::filesystem::remove(big);
+
+  const std::string fifo = ::testing::TempDir() + "/cdf.fifo";
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  const StatusOr<FlowSizeCdf> p = FlowSizeCdf::FromFile(fifo);
+  std::filesystem::remove(fifo);
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.status().message().find("no such regular file"), std::string::npos)
+      << p.status().message();
 }
 
 }  // namespace
