@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "control/scenario_validator.h"
+#include "core/printable.h"
 
 namespace fe::control {
 namespace {
@@ -48,11 +49,13 @@ class SyntaxErrors : public pb::io::ErrorCollector {
   std::vector<std::string> errors_;
 };
 
+// One error a line: a control character a value brought into a message is shown as an escape,
+// so it can neither split its line nor drive the terminal.
 Status JoinLines(const std::vector<std::string>& lines) {
   std::string joined;
   for (const std::string& line : lines) {
     if (!joined.empty()) joined += '\n';
-    joined += line;
+    joined += Printable(line);
   }
   return Status::Error(joined);
 }
@@ -90,26 +93,28 @@ StatusOr<fabric_emu::Scenario> LoadScenarioFile(const std::string& path) {
   // a topology.
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
-    return Status::Error(path + ": is a directory, not a scenario file");
+    return Status::Error(Printable(path) + ": is a directory, not a scenario file");
   }
   // Opening a FIFO blocks until something writes to it, and a device may never end.
   if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)) {
-    return Status::Error(path + ": not a regular file (a FIFO, socket or device); a scenario is " +
+    return Status::Error(Printable(path) +
+                         ": not a regular file (a FIFO, socket or device); a scenario is " +
                          "a text file");
   }
   std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::Error(path + ": cannot open: " + std::strerror(errno));
+  if (!in) return Status::Error(Printable(path) + ": cannot open: " + std::strerror(errno));
   // Read with a bound: a device such as /dev/zero never ends.
   std::string text;
   char chunk[1 << 16];
   while (in.read(chunk, sizeof(chunk)) || in.gcount() > 0) {
     text.append(chunk, static_cast<size_t>(in.gcount()));
     if (text.size() > kMaxScenarioFileBytes) {
-      return Status::Error(path + ": larger than " + std::to_string(kMaxScenarioFileBytes >> 20) +
+      return Status::Error(Printable(path) + ": larger than " +
+                           std::to_string(kMaxScenarioFileBytes >> 20) +
                            " MiB; a scenario is a text file of a few kilobytes");
     }
   }
-  if (in.bad()) return Status::Error(path + ": cannot read: " + std::strerror(errno));
+  if (in.bad()) return Status::Error(Printable(path) + ": cannot read: " + std::strerror(errno));
   return LoadScenarioText(text, path);
 }
 

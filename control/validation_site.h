@@ -15,6 +15,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/printable.h"
+
 namespace fe::control {
 
 namespace pb = google::protobuf;
@@ -29,10 +31,6 @@ std::string Num(T v) {
     return std::to_string(v);
   }
 }
-
-// A value quoted in an error, cut to its first 64 bytes: a mistaken 10 MB field must not fill
-// the terminal.
-std::string Quoted(const std::string& s);
 
 // Where a message sits in the scenario file: its field path and its parse locations. Fields are
 // named by their generated field-number constants so that a typo fails to compile.

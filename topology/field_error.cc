@@ -15,12 +15,6 @@ std::string Num(double v) {
   return buf;
 }
 
-std::string Quoted(const std::string& s) {
-  constexpr size_t kShownBytes = 64;
-  if (s.size() <= kShownBytes) return "\"" + s + "\"";
-  return "\"" + s.substr(0, kShownBytes) + "\"... (" + std::to_string(s.size()) + " bytes)";
-}
-
 std::string FieldPath(const std::string& path, const std::string& field, int index) {
   std::string out = path.empty() ? field : path + "." + field;
   if (index >= 0) out += "[" + std::to_string(index) + "]";

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "core/printable.h"
 #include "core/status.h"
 
 namespace fe::topo {
@@ -13,10 +14,6 @@ Status FieldError(const std::string& path, const std::string& reason);
 
 // A number as a user would write it: integers without a fraction, at most 15 digits.
 std::string Num(double v);
-
-// A user's string in quotes, cut to its first 64 bytes so that a mistaken huge field does not
-// fill the terminal.
-std::string Quoted(const std::string& s);
 
 // "path.field" or "path.field[index]".
 std::string FieldPath(const std::string& path, const std::string& field, int index = -1);

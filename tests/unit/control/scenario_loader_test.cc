@@ -451,3 +451,34 @@ TEST(ScenarioLoaderHostileTest, AFifoIsRefusedWithoutBlocking) {
 
 }  // namespace
 }  // namespace fe::control
+
+namespace fe::control {
+namespace {
+
+// A value's control characters reach error messages as escapes: a line feed in a value would
+// start a line without FILE:LINE, and ESC would drive the terminal. Each bad value below makes
+// one error, so the message has exactly one line per error, each starting with the file.
+TEST(ScenarioLoaderHostileTest, ControlCharactersInValuesAreEscapedInErrors) {
+  const std::string text =
+      "name: \"a\\nb\"\n"
+      "topology { fat_tree { k: 4 } }\n"
+      "traffic { cdf_load { cdf_file: \"x\\r\\033[2J\" load_fraction: 0.5 duration_ns: 1e6 } }\n"
+      "capture { port { host: 0 } file: \"c\\000d/e\" }\n";
+  const StatusOr<fabric_emu::Scenario> s = LoadScenarioText(text, "ctl.textproto");
+  ASSERT_FALSE(s.ok());
+  const std::string m = s.status().message();
+  std::vector<std::string> lines;
+  std::istringstream in(m);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  ASSERT_EQ(lines.size(), 3u) << m;
+  for (const std::string& line : lines) {
+    EXPECT_EQ(line.rfind("ctl.textproto:", 0), 0u) << line;
+    for (const char c : line) {
+      EXPECT_FALSE(static_cast<unsigned char>(c) < 0x20 || c == 0x7f) << line;
+    }
+  }
+  EXPECT_NE(m.find("\\x1b[2J"), std::string::npos) << m;
+}
+
+}  // namespace
+}  // namespace fe::control
