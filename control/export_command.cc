@@ -1,7 +1,7 @@
 #include "control/export_command.h"
 
 #include "control/cli_args.h"
-#include "control/report_writer.h"
+#include "control/report/output_dir.h"
 #include "control/workload_build.h"
 #include "topology/build.h"
 #include "traffic/trace_native.h"
@@ -30,7 +30,7 @@ int RunExport(const fabric_emu::Scenario& scenario, const ExportOptions& options
     out << csv.value();
     return out ? kExitOk : kExitRuntimeFailure;
   }
-  if (const Status s = WriteFile(options.out_file, csv.value()); !s.ok()) {
+  if (const Status s = WriteFileAtomically(options.out_file, csv.value()); !s.ok()) {
     err << "fabric-emu: " << s.message() << "\n";
     return kExitRuntimeFailure;
   }

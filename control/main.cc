@@ -1,5 +1,5 @@
-// fabric-emu: the command line. Exit codes: 0 success, 2 bad usage or a refused scenario (nothing
-// ran), 1 a valid scenario whose run failed.
+// fabric-emu: the command line. Exit codes: 0 success, 2 bad usage, a refused scenario or an
+// output directory the run cannot use (nothing ran), 1 a valid scenario whose run failed.
 #include <filesystem>
 #include <iostream>
 #include <string>
@@ -11,6 +11,7 @@
 #include "control/report/collectives_report.h"
 #include "control/report/jobs_csv.h"
 #include "control/report/kv_report.h"
+#include "control/report/output_dir.h"
 #include "control/report_writer.h"
 #include "control/scenario_loader.h"
 #include "control/serve.h"
@@ -34,16 +35,16 @@ constexpr int kSoftwareEalMemoryMb = 1536;
 int Run(const CliArgs& args, const fabric_emu::Scenario& scenario) {
   const uint64_t seed = scenario.run().seed();
   const std::string out_dir = OutputDir(args, scenario);
+  // Before anything runs, so that a directory the run cannot use costs the user no run.
+  if (Status s = PrepareOutputDir(out_dir, scenario.has_capture() ? scenario.capture().file() : "");
+      !s.ok()) {
+    std::cerr << "fabric-emu: " << s.message() << "\n";
+    return kExitBadInput;
+  }
   dp::EalOptions eal;
   eal.memory_mb = kSoftwareEalMemoryMb;
   if (Status s = dp::InitEal(eal); !s.ok()) {
     std::cerr << "fabric-emu: " << s.message() << "\n";
-    return kExitRuntimeFailure;
-  }
-  std::error_code ec;
-  std::filesystem::create_directories(out_dir, ec);
-  if (ec) {
-    std::cerr << "fabric-emu: cannot create " << out_dir << ": " << ec.message() << "\n";
     return kExitRuntimeFailure;
   }
   SoftwareRunOptions options;
@@ -62,8 +63,8 @@ int Run(const CliArgs& args, const fabric_emu::Scenario& scenario) {
   const Workload& workload = run->emulation->workload;
   const std::vector<MessageOutcome> outcomes = OutcomesOf(run->emulation->fabric->messages());
   for (const Status& s :
-       {WriteFile(out_dir + "/summary.json", SummaryJson(scenario, seed, *run, flows)),
-        WriteFile(out_dir + "/flows.csv", FlowsCsv(metrics, workload, outcomes))}) {
+       {WriteFileAtomically(out_dir + "/summary.json", SummaryJson(scenario, seed, *run, flows)),
+        WriteFileAtomically(out_dir + "/flows.csv", FlowsCsv(metrics, workload, outcomes))}) {
     if (!s.ok()) {
       std::cerr << "fabric-emu: " << s.message() << "\n";
       return kExitRuntimeFailure;
@@ -79,7 +80,7 @@ int Run(const CliArgs& args, const fabric_emu::Scenario& scenario) {
     series.emplace_back("kv.csv", KvCsv(e.workload, OutcomesOf(e.fabric->messages())));
   }
   for (const auto& [name, contents] : series) {
-    if (Status s = WriteFile(out_dir + "/" + name, contents); !s.ok()) {
+    if (Status s = WriteFileAtomically(out_dir + "/" + name, contents); !s.ok()) {
       std::cerr << "fabric-emu: " << s.message() << "\n";
       return kExitRuntimeFailure;
     }

@@ -1,7 +1,6 @@
 #include "control/report_writer.h"
 
 #include <cstdio>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -297,15 +296,6 @@ std::string HumanSummary(const fabric_emu::Scenario& scenario, uint64_t seed,
   }
   if (run.stopped_early) s += "  stopped at run.stop_ns before all traffic was delivered\n";
   return s;
-}
-
-Status WriteFile(const std::string& path, const std::string& contents) {
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  if (!f) return Status::Error("cannot write " + path);
-  f << contents;
-  f.close();
-  if (!f) return Status::Error("cannot write " + path);
-  return Status::Ok();
 }
 
 }  // namespace fe::control

@@ -28,6 +28,4 @@ std::string FlowsCsv(const FlowMetrics& metrics, const Workload& workload,
 std::string HumanSummary(const fabric_emu::Scenario& scenario, uint64_t seed,
                          const SoftwareRunResult& run, const FlowSummary& flows);
 
-Status WriteFile(const std::string& path, const std::string& contents);
-
 }  // namespace fe::control

@@ -3,7 +3,6 @@
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 
-#include <filesystem>
 #include <memory>
 #include <regex>
 #include <unordered_set>
@@ -11,7 +10,7 @@
 #include "congestion/dscp_map.h"
 #include "control/capture.h"
 #include "control/emulation.h"
-#include "control/report_writer.h"
+#include "control/report/output_dir.h"
 #include "control/serve_summary.h"
 #include "control/stop_signals.h"
 #include "control/workload_build.h"
@@ -200,9 +199,8 @@ int RunServe(const fabric_emu::Scenario& scenario, const ServeOptions& options) 
   }
 
   // Capture writes from the fabric's lcore: a user who asks for it accepts its cost in lateness.
-  std::error_code ec;
-  std::filesystem::create_directories(options.out_dir, ec);
-  if (ec) return fail("cannot create " + options.out_dir + ": " + ec.message());
+  const std::string capture_file = scenario.has_capture() ? scenario.capture().file() : "";
+  if (Status s = PrepareOutputDir(options.out_dir, capture_file); !s.ok()) return fail(s.message());
   StatusOr<std::unique_ptr<dp::PcapngWriter>> capture =
       AttachCapture(scenario, options.out_dir, &e);
   if (!capture.ok()) return fail(capture.status().message());
@@ -250,7 +248,8 @@ int RunServe(const fabric_emu::Scenario& scenario, const ServeOptions& options) 
   report.messages_left_out = all->size() - emulated.size();
 
   const std::string path = options.out_dir + "/summary.json";
-  if (Status s = WriteFile(path, ServeSummaryJson(report)); !s.ok()) return fail(s.message());
+  if (Status s = WriteFileAtomically(path, ServeSummaryJson(report)); !s.ok())
+    return fail(s.message());
   const dp::LatenessHistogram& h = report.loop.lateness;
   log << "serve: stopped by " << report.stopped_by << " after " << report.loop.elapsed.seconds()
       << " s; lateness p50 " << h.QuantileNs(0.5) << " ns, p99 " << h.QuantileNs(0.99)

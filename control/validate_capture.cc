@@ -1,5 +1,6 @@
 // The capture section: the file it writes and the ports it records, each of a host or a switch
 // the fabric has.
+#include "control/report/output_dir.h"
 #include "control/switch_ref.h"
 #include "control/validation.h"
 
@@ -70,8 +71,7 @@ void ValidateCapture(Validation& v) {
                 "must be a file name in the output directory: 1 to 64 letters, digits, '_', '-' "
                 "or '.', not starting with '.'; got " +
                     Quoted(cap.file()));
-    } else if (cap.file() == "summary.json" || cap.file() == "flows.csv" ||
-               cap.file() == "rates.csv" || cap.file() == "queues.csv") {
+    } else if (IsRunOutputName(cap.file())) {
       v.out.Add(s, Capture::kFileFieldNumber,
                 "must not be the name of another output of the run, got " + Quoted(cap.file()));
     }

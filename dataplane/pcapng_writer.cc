@@ -1,5 +1,8 @@
 #include "dataplane/pcapng_writer.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstring>
 
@@ -30,8 +33,13 @@ void PcapngWriter::Put(const void* data, size_t n) {
 
 StatusOr<std::unique_ptr<PcapngWriter>> PcapngWriter::Open(
     const std::string& path, const std::vector<std::string>& interfaces) {
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (f == nullptr) return Status::Error("cannot write capture " + path);
+  // O_NOFOLLOW: a symlink planted at the capture's name is refused, not written through.
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+  std::FILE* f = fd < 0 ? nullptr : ::fdopen(fd, "wb");
+  if (f == nullptr) {
+    if (fd >= 0) ::close(fd);
+    return Status::Error("cannot write capture " + path);
+  }
   std::unique_ptr<PcapngWriter> w(new PcapngWriter(f));
 
   const uint32_t shb_len = 28;

@@ -5,7 +5,7 @@
 #include <tuple>
 #include <vector>
 
-#include "control/report_writer.h"
+#include "control/report/output_dir.h"
 #include "traffic/collective.h"
 
 namespace fe::control {
@@ -122,7 +122,7 @@ StatusOr<std::string> WriteCollectiveReports(const Workload& w,
   if (w.ops.empty()) return std::string();
   const std::vector<CollectiveMeasure> measures = MeasureCollectives(w, outcomes);
   const std::string path = out_dir + "/collectives.csv";
-  if (Status s = WriteFile(path, CollectivesCsv(w, measures)); !s.ok()) return s;
+  if (Status s = WriteFileAtomically(path, CollectivesCsv(w, measures)); !s.ok()) return s;
   console << CollectivesTable(w, measures);
   return path;
 }

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <sstream>
 
-#include "control/report_writer.h"
+#include "control/report/output_dir.h"
 #include "traffic/csv_field.h"
 
 namespace fe::control {
@@ -38,7 +38,7 @@ StatusOr<std::string> WriteJobsCsv(const Workload& w, std::span<const MessageOut
                                    const std::string& out_dir) {
   if (w.iterations.empty()) return std::string();
   const std::string path = out_dir + "/jobs.csv";
-  if (Status s = WriteFile(path, JobsCsv(w, JobTimings(w, outcomes))); !s.ok()) return s;
+  if (Status s = WriteFileAtomically(path, JobsCsv(w, JobTimings(w, outcomes))); !s.ok()) return s;
   return path;
 }
 

@@ -1,0 +1,35 @@
+// The run's output directory. A run refuses, before anything runs, a directory it cannot write
+// and an output name taken by something other than a file or a symlink (a directory, a FIFO);
+// it then removes every output of the run before, so the directory never mixes two runs. Each
+// file is written under a temporary name in the same directory and renamed into place, so a
+// reader sees the old file or the new one, never half of one. No output follows a symlink: the
+// rename and the removal replace or remove the link, not what it points to.
+#pragma once
+
+#include <array>
+#include <string>
+#include <string_view>
+
+#include "core/status.h"
+
+namespace fe::control {
+
+// Every file a run may write besides its capture (docs/scenario.md, "Outputs").
+inline constexpr std::array<std::string_view, 7> kRunOutputNames = {
+    "summary.json",    "flows.csv", "rates.csv", "queues.csv",
+    "collectives.csv", "jobs.csv",  "kv.csv"};
+
+bool IsRunOutputName(std::string_view name);
+
+// Creates out_dir if needed and readies it for a run: refuses (with the reason) a path that is
+// not a directory, a directory this process cannot create a file in, and a run output name or
+// `capture_file` (empty: none) that exists as anything but a regular file or a symlink; then
+// removes those names, so that what the run leaves is its own outputs alone. The refusals come
+// before any removal: a refused directory is left as it was.
+Status PrepareOutputDir(const std::string& out_dir, const std::string& capture_file);
+
+// Writes `contents` to `path` under a temporary name in the same directory, then renames it to
+// `path`, replacing a file or a symlink there (not the link's target).
+Status WriteFileAtomically(const std::string& path, const std::string& contents);
+
+}  // namespace fe::control

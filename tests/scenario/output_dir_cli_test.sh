@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# The output directory as a user meets it: a re-run into a directory leaves only that run's
+# outputs, a symlink at an output's name is replaced (its target untouched), and a directory the
+# run cannot use is refused with exit 2 and the reason before anything runs.
+# shellcheck source=cli_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
+
+out="$work/out"
+cat >"$work/sampled.textproto" <<'PB'
+name: "sampled"
+topology { fat_tree { k: 2 } }
+traffic { flow_list { flow { src_host: 0 dst_host: 1 message_bytes: 20000 } } }
+run { seed: 1 rate_sample_interval_ns: 1000 }
+PB
+cat >"$work/plain.textproto" <<'PB'
+name: "plain"
+topology { fat_tree { k: 2 } }
+traffic { flow_list { flow { src_host: 0 dst_host: 1 message_bytes: 20000 } } }
+run { seed: 1 }
+PB
+
+# run SCENARIO: runs into $out; the exit code in $rc.
+run() {
+  "$bin" run "$1" --out "$out" --quiet >"$work/stdout" 2>"$work/stderr"
+  rc=$?
+}
+
+# A re-run without rate sampling leaves no rates.csv of the run before.
+run "$work/sampled.textproto"
+[ "$rc" -eq 0 ] || fail "sampled run: exit $rc: $(cat "$work/stderr")"
+[ -s "$out/rates.csv" ] || fail "sampled run wrote no rates.csv"
+run "$work/plain.textproto"
+[ "$rc" -eq 0 ] || fail "plain re-run: exit $rc: $(cat "$work/stderr")"
+[ ! -e "$out/rates.csv" ] || fail "plain re-run left the previous run's rates.csv"
+grep -q '"scenario": "plain"' "$out/summary.json" || fail "summary.json is not the re-run's"
+leftovers=$(find "$out" -name '.*' -type f | wc -l)
+[ "$leftovers" -eq 0 ] || fail "temporary files left in $out"
+
+# A symlink named flows.csv pointing outside: replaced by the run's file, its target untouched.
+echo "precious" >"$work/outside.csv"
+rm -f "$out/flows.csv"
+ln -s "$work/outside.csv" "$out/flows.csv"
+run "$work/plain.textproto"
+[ "$rc" -eq 0 ] || fail "run over a symlinked flows.csv: exit $rc: $(cat "$work/stderr")"
+[ ! -L "$out/flows.csv" ] || fail "flows.csv is still a symlink"
+head -1 "$out/flows.csv" | grep -q '^id,' || fail "flows.csv is not the run's"
+[ "$(cat "$work/outside.csv")" = "precious" ] || fail "the symlink's target was written"
+
+# A directory named flows.csv: refused before the run, with the reason; the run before's
+# summary is left as it was.
+cp "$out/summary.json" "$work/summary.before"
+rm -f "$out/flows.csv"
+mkdir "$out/flows.csv"
+run "$work/plain.textproto"
+[ "$rc" -eq 2 ] || fail "directory flows.csv: exit $rc, want 2"
+grep -q "flows.csv exists and is a directory" "$work/stderr" ||
+  fail "directory flows.csv: no reason given: $(cat "$work/stderr")"
+[ ! -s "$work/stdout" ] || fail "directory flows.csv: the run ran: $(cat "$work/stdout")"
+cmp -s "$out/summary.json" "$work/summary.before" || fail "a refused run changed summary.json"
+rmdir "$out/flows.csv"
+
+# A directory no file can be created in: refused before the run. Root ignores permission bits,
+# so the check by mode runs only for other users; a path through a regular file fails for all.
+if [ "$(id -u)" -ne 0 ]; then
+  chmod 0555 "$out"
+  run "$work/plain.textproto"
+  chmod 0755 "$out"
+  [ "$rc" -eq 2 ] || fail "unwritable directory: exit $rc, want 2"
+  grep -q "is not writable" "$work/stderr" || fail "unwritable directory: $(cat "$work/stderr")"
+fi
+: >"$work/a_file"
+out="$work/a_file/out"
+run "$work/plain.textproto"
+[ "$rc" -eq 2 ] || fail "output under a file: exit $rc, want 2"
+grep -q "cannot create output directory $out" "$work/stderr" ||
+  fail "output under a file: no reason given: $(cat "$work/stderr")"
+out=/proc/self
+run "$work/plain.textproto"
+[ "$rc" -eq 2 ] || fail "/proc/self as output: exit $rc, want 2"
+grep -q "/proc/self is not writable" "$work/stderr" ||
+  fail "/proc/self as output: no reason given: $(cat "$work/stderr")"
+
+cli_finish "output_dir_cli"
