@@ -294,7 +294,7 @@ std::string HumanSummary(const fabric_emu::Scenario& scenario, uint64_t seed,
                   static_cast<unsigned long long>(k.kv_bytes));
     s += buf;
   }
-  if (run.stopped_early) s += "  stopped at run.stop_ns before all traffic was delivered\n";
+  if (run.stopped_early) s += "  stopped at run.stop_ns before every message finished\n";
   return s;
 }
 

@@ -104,12 +104,17 @@ StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
   }
   r.wall_time_s = std::chrono::duration<double>(Clock::now() - start).count();
   DetachCapture(scenario, &e);
-  r.stopped_early = !e.sched.empty();
-  // Lazy timers (retransmission, rate increase) may outlive the traffic and fire as no-ops; the
-  // run's length is when its last message completed, unless it was stopped first.
+  // Lazy timers (retransmission, rate increase) may outlive the traffic and fire as no-ops: events
+  // left at the stop mean work was cut short only if some message is not finished yet.
+  const dp::MessageTable& messages = e.fabric->messages();
+  bool unfinished = false;
+  for (uint32_t id = 0; id < messages.size() && !unfinished; ++id) {
+    unfinished = !messages.finished(id);
+  }
+  r.stopped_early = !e.sched.empty() && unfinished;
+  // The run's length is when its last message completed, unless it was stopped first.
   r.simulated_time = r.stopped_early ? e.sched.Now() : Time::Zero();
   if (!r.stopped_early) {
-    const dp::MessageTable& messages = e.fabric->messages();
     for (uint32_t id = 0; id < messages.size(); ++id) {
       const Time end = messages.completed(id) ? messages.sender[id].completed_at
                                               : messages.receiver[id].delivered_at;

@@ -31,7 +31,7 @@ struct SoftwareRunResult {
   Time simulated_time;
   uint64_t events = 0;
   double wall_time_s = 0;
-  bool stopped_early = false;            // run.stop_ns came before all traffic was delivered
+  bool stopped_early = false;            // run.stop_ns came before every message finished
   std::unique_ptr<RateSampler> rates;    // set when run.rate_sample_interval_ns > 0
   std::unique_ptr<QueueSampler> queues;  // set when run.queue_sample_interval_ns > 0
 };

@@ -91,6 +91,9 @@ class Scheduler {
 
   bool empty() const { return queue_.empty() && global_.empty(); }
   size_t pending() const { return queue_.size() + global_.size(); }
+  // Events the running domain's window queue has room for: what it holds in memory, which must
+  // follow what is pending in it rather than everything ever pushed there.
+  size_t window_queue_capacity() const { return local_.capacity(); }
   uint64_t events_run() const { return events_run_; }
 
   // Software mode: runs events in order until none is left, the next is after `until`, or
@@ -178,10 +181,14 @@ class Scheduler {
   uint32_t running_domain_ = 0;
   // The running domain's own events due in the window, sorted. Few, and mostly pushed after
   // the rest (a transmission's end, the next arrival on a link), so an insertion from the back
-  // is cheaper than a heap's sifting.
+  // is cheaper than a heap's sifting. Popped entries stay in front of head_ until the queue
+  // empties, or until a push finds the vector full: then they are dropped rather than the
+  // vector grown, so a domain that never lets it empty (each event pushing the next before a
+  // later one) holds at most twice what is pending, not every event it ever ran.
   class SortedEvents {
    public:
     bool empty() const { return head_ == v_.size(); }
+    size_t capacity() const { return v_.capacity(); }
     const Event& top() const { return v_[head_]; }
     Event Pop() {
       const Event e = v_[head_++];
@@ -192,6 +199,10 @@ class Scheduler {
       return e;
     }
     void Push(const Event& e) {
+      if (v_.size() == v_.capacity() && head_ > 0) [[unlikely]] {
+        v_.erase(v_.begin(), v_.begin() + static_cast<std::ptrdiff_t>(head_));
+        head_ = 0;
+      }
       size_t i = v_.size();
       v_.emplace_back();
       for (; i > head_ && e.Before(v_[i - 1]); --i) v_[i] = v_[i - 1];
