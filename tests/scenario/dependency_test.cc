@@ -93,7 +93,7 @@ TEST(DependencyTest, RunsWithAndWithoutWindowsAreIdentical) {
 // which waits for it, and flow 2, which waits for flow 1, never start; flow 3 is independent.
 // With the samplers on, the run must still end (they stop once every message is finished).
 TEST(DependencyTest, DependantsOfAGivenUpMessageNeverStartAndTheRunEnds) {
-  auto scenario = LoadScenarioText(
+  const fe::testing::ScenarioRun r = fe::testing::RunScenarioText(
       R"pb(
         topology {
           fat_tree { k: 4 link_rate_gbps: 100 link_delay_ns: 1000 }
@@ -113,14 +113,9 @@ TEST(DependencyTest, DependantsOfAGivenUpMessageNeverStartAndTheRunEnds) {
         }
         run { seed: 1 rate_sample_interval_ns: 10000 queue_sample_interval_ns: 10000 }
       )pb",
-      "fail.textproto");
-  ASSERT_TRUE(scenario.ok()) << scenario.status().message();
-  SoftwareRunOptions opt;
-  opt.seed = 1;
-  auto run = RunSoftware(*scenario, opt);
-  ASSERT_TRUE(run.ok()) << run.status().message();
-  EXPECT_FALSE(run->stopped_early);
-  const dp::MessageTable& m = run->emulation->fabric->messages();
+      "fail.textproto", 1);
+  EXPECT_FALSE(r.run.stopped_early);
+  const dp::MessageTable& m = r.run.emulation->fabric->messages();
   EXPECT_TRUE(m.sender[0].unreachable);
   for (const uint32_t id : {1u, 2u}) {
     EXPECT_FALSE(m.sender[id].started()) << id;
