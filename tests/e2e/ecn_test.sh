@@ -31,12 +31,8 @@ SCN
 for idx in 0 1; do ip netns exec "${NS[idx]}" sysctl -qw net.ipv4.tcp_ecn=1; done
 e2e_start "${E2E_DIR}/ecn.textproto"
 
-ip netns exec "${NS[1]}" iperf3 -s -1 -D -B "${IP[1]}" --logfile "${E2E_DIR}/iperf3-server.log"
-for ((i = 0; i < 100; ++i)); do
-  ip netns exec "${NS[1]}" ss -ltn | grep -q ":5201" && break
-  sleep 0.1
-done
-if ! timeout 60 ip netns exec "${NS[0]}" iperf3 -c "${IP[1]}" -t 4 -J >"${E2E_DIR}/iperf3.json"; then
+e2e_iperf_server 1
+if ! e2e_peer 0 iperf3 -c "${IP[1]}" -t 4 -J >"${E2E_DIR}/iperf3.json"; then
   e2e_stop
   e2e_fail "iperf3 failed: $(head -c 2000 "${E2E_DIR}/iperf3.json"); fabric drops: $(e2e_json 'j["fabric_drops"]')"
 fi

@@ -97,9 +97,31 @@ e2e_ports() {
   local idx
   echo "realtime {"
   for idx in "${!NS[@]}"; do
-    echo "  port { device_args: \"net_af_packet${idx},iface=${OUT[idx]}\" host: ${HOST[idx]} }"
+    echo "  port { device_args: \"net_af_packet${idx},iface=${OUT[idx]},framecnt=4096\" host: ${HOST[idx]} }"
   done
   echo "}"
+}
+
+# e2e_peer IDX CMD...: runs CMD in host IDX's namespace on every CPU but the emulator's lcore 0,
+# so that a real peer and the emulator's busy-polling loop never take turns on one core (one turn
+# is milliseconds of lateness, and TCP reads it as a longer path). CMD gets 60 s.
+e2e_peer() {
+  local idx=$1 cpus=0 n
+  n=$(nproc)
+  ((n > 1)) && cpus="1-$((n - 1))"
+  timeout 60 ip netns exec "${NS[idx]}" taskset -c "${cpus}" "${@:2}"
+}
+
+# e2e_iperf_server IDX: a one-shot iperf3 server in host IDX's namespace, returned from when it
+# listens (its log says nothing until a client comes).
+e2e_iperf_server() {
+  e2e_peer "$1" iperf3 -s -1 -D -B "${IP[$1]}" --logfile "${E2E_DIR}/iperf3-server.log"
+  local i
+  for ((i = 0; i < 100; ++i)); do
+    ip netns exec "${NS[$1]}" ss -ltn | grep -q ":5201" && return 0
+    sleep 0.1
+  done
+  e2e_fail "iperf3 did not listen within 10 s"
 }
 
 # e2e_start SCENARIO_FILE [EXTRA ARGS]: starts the emulator and waits until its loop runs.
