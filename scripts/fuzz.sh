@@ -16,7 +16,9 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 seconds=${FUZZ_SECONDS:-60}
-timeout_s=${FUZZ_TIMEOUT:-10}
+# A hang: the largest fabrics a scenario may describe take up to 7 s to validate sanitised
+# (docs/reliability.md); no input needs three times that.
+timeout_s=${FUZZ_TIMEOUT:-25}
 build_dir=${FUZZ_BUILD_DIR:-build-fuzz}
 read -r -a targets <<<"${FUZZ_TARGETS:-scenario_fuzz frame_fuzz}"
 # Unit tests that need no DPDK: the sanitizers check the code the fuzz targets reach through
