@@ -359,6 +359,11 @@ void Nic::OnRetransmitTimer(uint32_t id) {
   msg.retransmit_event_pending = false;
   if (msg.retransmit_deadline == Time::Infinite()) return;  // all acknowledged since
   if (msg.unreachable) return;
+  // Nothing in flight: nothing to time. (Re-armed here, the timer would run for ever.)
+  if (msg.acked_packets >= msg.max_psn_sent) {
+    msg.retransmit_deadline = Time::Infinite();
+    return;
+  }
   const Time now = sched_->Now();
   if (msg.retransmit_deadline > now) {
     // ACKs, or a send after everything was acknowledged, moved the deadline on: follow it.
@@ -481,8 +486,14 @@ void Nic::SendCnp(uint32_t id) {
 
 void Nic::OnAck(rte_mbuf* m, uint32_t id, uint32_t psn) {
   SenderState& msg = messages_->sender[id];
-  ++counters_.acks_received;
   const bool nak = AethSyndrome(m) == kAethNakPsnError;
+  // The receiver ACKs only PSNs it got and NAKs the one it expects, which is at least what it
+  // acknowledged: anything else (a real host on the fabric may send any frame) comes from no
+  // receiver of this QP and is ignored, as an RNIC ignores an ACK for a PSN it never sent. Taken
+  // in, it would complete a message nobody received, or rewind below what is acknowledged and
+  // keep the retransmission timer running with nothing to resend.
+  if (psn >= msg.max_psn_sent || (nak && psn < msg.acked_packets)) return;
+  ++counters_.acks_received;
   if (nak) ++counters_.naks_received;
   // An ACK acknowledges its PSN and all before; a NAK everything before the PSN it names.
   const uint32_t acked = nak ? psn : psn + 1;

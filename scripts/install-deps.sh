@@ -11,6 +11,8 @@ packages=(
   libdpdk-dev dpdk libprotobuf-dev protobuf-compiler libboost-dev libibverbs-dev nlohmann-json3-dev
   # Tests and benchmarks.
   libgtest-dev libgmock-dev googletest libbenchmark-dev time
+  # Fuzzing (scripts/fuzz.sh): clang with libFuzzer and the sanitizer runtimes.
+  clang libclang-rt-14-dev
   # Real peers and packet dissection for end-to-end tests.
   iproute2 iputils-ping iperf3 ethtool tshark python3
   # `fabric-emu topo --dot` output is checked by rendering it.
