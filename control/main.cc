@@ -1,5 +1,6 @@
 // fabric-emu: the command line. Exit codes: 0 success, 2 bad usage, a refused scenario or an
-// output directory the run cannot use (nothing ran), 1 a valid scenario whose run failed.
+// output directory the run cannot use (nothing ran), 1 a valid scenario whose run failed (or
+// made no progress).
 #include <filesystem>
 #include <iostream>
 #include <string>
@@ -101,6 +102,10 @@ int Run(const CliArgs& args, const fabric_emu::Scenario& scenario) {
   if (!jobs->empty()) outputs += ", " + *jobs;
   if (scenario.has_capture()) outputs += ", " + out_dir + "/" + scenario.capture().file();
   std::cout << HumanSummary(scenario, seed, *run, flows) << "  outputs   " << outputs << "\n";
+  if (!run->no_progress.empty()) {
+    std::cerr << "fabric-emu: run failed: no progress: " << run->no_progress << "\n";
+    return kExitRuntimeFailure;
+  }
   return kExitOk;
 }
 

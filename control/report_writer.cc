@@ -184,6 +184,7 @@ std::string SummaryJson(const fabric_emu::Scenario& scenario, uint64_t seed,
   j["retransmissions"] = Json{{"packets", t.nics.retransmitted_packets},
                               {"payload_bytes", t.nics.retransmitted_bytes},
                               {"timeouts", t.nics.retransmit_timeouts},
+                              {"retry_exceeded", t.nics.retry_exceeded},
                               {"naks", t.nics.naks_sent},
                               {"discarded_packets", discarded}};
   j["cnps"] = Json{{"sent", t.nics.cnps_sent}, {"received", t.nics.cnps_received}};
@@ -204,6 +205,8 @@ std::string SummaryJson(const fabric_emu::Scenario& scenario, uint64_t seed,
   j["simulated_time_ns"] = Ns(run.simulated_time);
   j["events"] = run.events;
   j["stopped_early"] = run.stopped_early;
+  j["stop_reason"] = run.stop_reason.empty() ? Json(nullptr) : Json(run.stop_reason);
+  if (!run.no_progress.empty()) j["no_progress"] = run.no_progress;
   j["wall_time_s"] = run.wall_time_s;
   const double wall = run.wall_time_s > 0 ? run.wall_time_s : 1e-9;
   j["packet_hops_per_wall_s"] = static_cast<double>(t.packet_hops) / wall;
@@ -294,7 +297,10 @@ std::string HumanSummary(const fabric_emu::Scenario& scenario, uint64_t seed,
                   static_cast<unsigned long long>(k.kv_bytes));
     s += buf;
   }
-  if (run.stopped_early) s += "  stopped at run.stop_ns before every message finished\n";
+  if (!run.stop_reason.empty()) {
+    s += "  stopped   by " + run.stop_reason +
+         (run.stopped_early ? " before every message finished\n" : "\n");
+  }
   return s;
 }
 

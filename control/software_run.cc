@@ -1,9 +1,12 @@
 #include "control/software_run.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <optional>
 
 #include "control/capture.h"
+#include "control/progress_watch.h"
 
 namespace fe::control {
 
@@ -64,11 +67,14 @@ StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
 
   const Time stop =
       scenario.run().stop_ns() > 0 ? TimeFromNs(scenario.run().stop_ns()) : Time::Infinite();
+  ProgressWatch watch(&e, NoProgressTimeout(scenario));
   using Clock = std::chrono::steady_clock;
   const Clock::time_point start = Clock::now();
   Clock::time_point next_report = start + std::chrono::seconds(1);
   for (;;) {
-    const uint64_t ran = e.sched.RunUntil(stop, kEventsPerSlice);
+    // A run that makes no progress checks in at its deadline rather than running past it.
+    const Time until = std::min(stop, watch.deadline());
+    const uint64_t ran = e.sched.RunUntil(until, kEventsPerSlice);
     r.events += ran;
     if (*capture != nullptr) (*capture)->Flush();
     if (e.fabric->nic_alloc_failures() > 0) {
@@ -95,7 +101,15 @@ StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
           std::to_string(e.sched.Now().ns()) +
           " ns; raise run.rate_sample_interval_ns or run.queue_sample_interval_ns");
     }
-    if (ran < kEventsPerSlice) break;
+    // Short of a full slice, the scheduler ran everything up to `until`.
+    const bool slice_done = ran < kEventsPerSlice;
+    if (std::optional<std::string> stall =
+            watch.Check(slice_done && !e.sched.empty() ? until : e.sched.Now())) {
+      r.no_progress = std::move(*stall);
+      r.stop_reason = "no progress";
+      break;
+    }
+    if (slice_done && (e.sched.empty() || until == stop)) break;
     if (options.progress != nullptr && Clock::now() >= next_report) {
       PrintProgress(*options.progress, e, r.events,
                     std::chrono::duration<double>(Clock::now() - start).count());
@@ -112,9 +126,11 @@ StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
     unfinished = !messages.finished(id);
   }
   r.stopped_early = !e.sched.empty() && unfinished;
+  if (r.stopped_early && r.stop_reason.empty()) r.stop_reason = "run.stop_ns";
   // The run's length is when its last message completed, unless it was stopped first.
-  r.simulated_time = r.stopped_early ? e.sched.Now() : Time::Zero();
-  if (!r.stopped_early) {
+  const bool stopped = !r.stop_reason.empty();
+  r.simulated_time = stopped ? e.sched.Now() : Time::Zero();
+  if (!stopped) {
     for (uint32_t id = 0; id < messages.size(); ++id) {
       const Time end = messages.completed(id) ? messages.sender[id].completed_at
                                               : messages.receiver[id].delivered_at;

@@ -31,7 +31,13 @@ struct SoftwareRunResult {
   Time simulated_time;
   uint64_t events = 0;
   double wall_time_s = 0;
-  bool stopped_early = false;            // run.stop_ns came before every message finished
+  // The run ended before every message finished (completed, given up or never to start).
+  bool stopped_early = false;
+  // Why the run ended there: "run.stop_ns" or "no progress"; empty when every message finished.
+  std::string stop_reason;
+  // Set when the run stopped for want of progress (control/progress_watch.h): which flows, where
+  // their frames are dropped and the setting behind it. The run has failed, its outputs stand.
+  std::string no_progress;
   std::unique_ptr<RateSampler> rates;    // set when run.rate_sample_interval_ns > 0
   std::unique_ptr<QueueSampler> queues;  // set when run.queue_sample_interval_ns > 0
 };
