@@ -109,6 +109,11 @@ StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
       r.stop_reason = "no progress";
       break;
     }
+    if (options.signals != nullptr && options.signals->Requested()) {
+      r.stop_signal = options.signals->signal_number();
+      r.stop_reason = std::string("signal ") + StopSignals::Name(r.stop_signal);
+      break;
+    }
     if (slice_done && (e.sched.empty() || until == stop)) break;
     if (options.progress != nullptr && Clock::now() >= next_report) {
       PrintProgress(*options.progress, e, r.events,
