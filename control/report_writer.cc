@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "control/ideal_fct.h"
+#include "control/message_counts.h"
 #include "control/report/jobs_json.h"
 #include "control/report/kv_report.h"
 #include "control/report/summary_jobs.h"
@@ -132,7 +133,9 @@ FlowMetrics CollectFlowMetrics(const Emulation& e, uint32_t mtu_payload_bytes) {
     r.size_bytes = spec.size_bytes;
     // FCT runs from the actual start: a message that waited for others started after spec.start.
     r.start = sent.started() ? sent.started_at : spec.start;
-    r.completed = received.delivered();
+    // Complete once its sender has the last ACK (the one definition every output counts by); the
+    // FCT runs to the delivery of its last byte, which that ACK acknowledges.
+    r.completed = messages.completed(id);
     if (r.completed) r.finish = received.delivered_at;
     r.ideal_fct = StandaloneFct(spec.size_bytes, mtu_payload_bytes, path);
     r.cnps_received = sent.cnps_received;
@@ -155,6 +158,11 @@ std::string SummaryJson(const fabric_emu::Scenario& scenario, uint64_t seed,
   j["links"] = e.graph.links().size();
   j["flows_total"] = e.fabric->messages().size();
   j["flows_completed"] = flows.flows_completed;
+  // The rest of flows_total at the end: delivered with the last ACK still on its way (or lost),
+  // and not delivered (in flight, given up, or never started).
+  const MessageCounts counts = CountMessages(e.fabric->messages());
+  j["flows_delivered_unacknowledged"] = counts.delivered_unacknowledged;
+  j["flows_undelivered"] = counts.undelivered;
   j["fct_ns"] = Json{{"p50", Ns(flows.fct.p50)},
                      {"p95", Ns(flows.fct.p95)},
                      {"p99", Ns(flows.fct.p99)},
@@ -265,7 +273,7 @@ std::string HumanSummary(const fabric_emu::Scenario& scenario, uint64_t seed,
   std::snprintf(
       buf, sizeof(buf),
       "scenario %s (seed %llu): %zu hosts, %zu switches\n"
-      "  messages  %llu of %zu delivered, %llu payload bytes, %llu drops\n"
+      "  messages  %llu of %zu completed, %llu payload bytes delivered, %llu drops\n"
       "  FCT       p50 %.3f us, p99 %.3f us, max %.3f us; slowdown p50 %.3f, p99 %.3f\n"
       "  simulated %.3f us in %.3f s wall: %llu packet-hops, %.2f M packet-hops/s\n",
       scenario.name().c_str(), static_cast<unsigned long long>(seed), e.graph.num_hosts(),
@@ -298,8 +306,14 @@ std::string HumanSummary(const fabric_emu::Scenario& scenario, uint64_t seed,
     s += buf;
   }
   if (!run.stop_reason.empty()) {
-    s += "  stopped   by " + run.stop_reason +
-         (run.stopped_early ? " before every message finished\n" : "\n");
+    const MessageCounts counts = CountMessages(e.fabric->messages());
+    std::snprintf(buf, sizeof(buf),
+                  "  stopped   by %s: %llu messages delivered but not acknowledged, %llu not "
+                  "delivered, %u packets in the fabric\n",
+                  run.stop_reason.c_str(),
+                  static_cast<unsigned long long>(counts.delivered_unacknowledged),
+                  static_cast<unsigned long long>(counts.undelivered), e.fabric->mbufs_in_use());
+    s += buf;
   }
   return s;
 }

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "control/capture.h"
+#include "control/message_counts.h"
 #include "control/progress_watch.h"
 
 namespace fe::control {
@@ -19,9 +20,9 @@ constexpr uint64_t kEventsPerSlice = 1 << 16;
 void PrintProgress(std::ostream& out, const Emulation& e, uint64_t events, double wall_s) {
   char line[160];
   std::snprintf(line, sizeof(line),
-                "progress: simulated %.3f us, %llu/%zu messages delivered, %.2f M events/s\n",
+                "progress: simulated %.3f us, %llu/%zu messages completed, %.2f M events/s\n",
                 static_cast<double>(e.sched.Now().ps()) * 1e-6,
-                static_cast<unsigned long long>(e.fabric->messages_delivered()),
+                static_cast<unsigned long long>(CountMessages(e.fabric->messages()).completed),
                 e.fabric->messages().size(), static_cast<double>(events) / wall_s * 1e-6);
   out << line << std::flush;
 }
