@@ -62,6 +62,7 @@ StatusOr<dp::NicParams> BuildNicParams(const fabric_emu::NicConfig& nic) {
   p.mtu_payload_bytes = static_cast<uint32_t>(nic.mtu_payload_bytes());
   p.ack_every_packets = static_cast<uint32_t>(nic.ack_every_packets());
   p.retransmit_timeout = TimeFromNs(nic.transport().retransmit_timeout_ns());
+  p.retry_count = static_cast<uint32_t>(nic.transport().retry_count());
   p.cnp_pacer.min_interval = TimeFromNs(nic.cnp_interval_ns());
   switch (nic.cc().algorithm_case()) {
     case fabric_emu::CongestionControl::kDcqcn:

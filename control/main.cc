@@ -1,7 +1,9 @@
 // fabric-emu: the command line. Exit codes: 0 success, 2 bad usage, a refused scenario or an
-// output directory the run cannot use (nothing ran), 1 a valid scenario whose run failed.
+// output directory the run cannot use (nothing ran), 1 a valid scenario whose run failed (or
+// made no progress), 128 + the signal's number for a run that SIGINT or SIGTERM stopped.
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,6 +18,7 @@
 #include "control/scenario_loader.h"
 #include "control/serve.h"
 #include "control/software_run.h"
+#include "control/stop_signals.h"
 #include "control/topo_command.h"
 #include "dataplane/eal.h"
 #include "traffic/message_outcomes.h"
@@ -41,6 +44,10 @@ int Run(const CliArgs& args, const fabric_emu::Scenario& scenario) {
     std::cerr << "fabric-emu: " << s.message() << "\n";
     return kExitBadInput;
   }
+  // Before the EAL starts its threads, which inherit the blocked signals: a SIGINT sent to the
+  // process then waits for the run's next look between slices, whichever thread it reached.
+  std::optional<StopSignals> signals;
+  signals.emplace();
   dp::EalOptions eal;
   eal.memory_mb = kSoftwareEalMemoryMb;
   if (Status s = dp::InitEal(eal); !s.ok()) {
@@ -52,7 +59,11 @@ int Run(const CliArgs& args, const fabric_emu::Scenario& scenario) {
   options.out_dir = out_dir;
   options.scenario_dir = ScenarioDir(args.scenario_path);
   if (scenario.run().progress()) options.progress = &std::cerr;
+  if (signals->ok()) options.signals = &*signals;
   StatusOr<SoftwareRunResult> run = RunSoftware(scenario, options);
+  // The outputs are written with the signals' default actions back: a second Ctrl-C (or one that
+  // came meanwhile) ends the process at once.
+  signals.reset();
   if (!run.ok()) {
     std::cerr << "fabric-emu: run failed: " << run.status().message() << "\n";
     return kExitRuntimeFailure;
@@ -101,6 +112,16 @@ int Run(const CliArgs& args, const fabric_emu::Scenario& scenario) {
   if (!jobs->empty()) outputs += ", " + *jobs;
   if (scenario.has_capture()) outputs += ", " + out_dir + "/" + scenario.capture().file();
   std::cout << HumanSummary(scenario, seed, *run, flows) << "  outputs   " << outputs << "\n";
+  if (!run->no_progress.empty()) {
+    std::cerr << "fabric-emu: run failed: no progress: " << run->no_progress << "\n";
+    return kExitRuntimeFailure;
+  }
+  if (run->stop_signal != 0) {
+    std::cerr << "fabric-emu: stopped by " << StopSignals::Name(run->stop_signal)
+              << " at simulated " << run->simulated_time.ns()
+              << " ns; the outputs hold the run so far\n";
+    return 128 + run->stop_signal;
+  }
   return kExitOk;
 }
 

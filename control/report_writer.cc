@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "control/ideal_fct.h"
+#include "control/message_counts.h"
 #include "control/report/jobs_json.h"
 #include "control/report/kv_report.h"
 #include "control/report/summary_jobs.h"
@@ -132,7 +133,9 @@ FlowMetrics CollectFlowMetrics(const Emulation& e, uint32_t mtu_payload_bytes) {
     r.size_bytes = spec.size_bytes;
     // FCT runs from the actual start: a message that waited for others started after spec.start.
     r.start = sent.started() ? sent.started_at : spec.start;
-    r.completed = received.delivered();
+    // Complete once its sender has the last ACK (the one definition every output counts by); the
+    // FCT runs to the delivery of its last byte, which that ACK acknowledges.
+    r.completed = messages.completed(id);
     if (r.completed) r.finish = received.delivered_at;
     r.ideal_fct = StandaloneFct(spec.size_bytes, mtu_payload_bytes, path);
     r.cnps_received = sent.cnps_received;
@@ -155,6 +158,11 @@ std::string SummaryJson(const fabric_emu::Scenario& scenario, uint64_t seed,
   j["links"] = e.graph.links().size();
   j["flows_total"] = e.fabric->messages().size();
   j["flows_completed"] = flows.flows_completed;
+  // The rest of flows_total at the end: delivered with the last ACK still on its way (or lost),
+  // and not delivered (in flight, given up, or never started).
+  const MessageCounts counts = CountMessages(e.fabric->messages());
+  j["flows_delivered_unacknowledged"] = counts.delivered_unacknowledged;
+  j["flows_undelivered"] = counts.undelivered;
   j["fct_ns"] = Json{{"p50", Ns(flows.fct.p50)},
                      {"p95", Ns(flows.fct.p95)},
                      {"p99", Ns(flows.fct.p99)},
@@ -184,6 +192,7 @@ std::string SummaryJson(const fabric_emu::Scenario& scenario, uint64_t seed,
   j["retransmissions"] = Json{{"packets", t.nics.retransmitted_packets},
                               {"payload_bytes", t.nics.retransmitted_bytes},
                               {"timeouts", t.nics.retransmit_timeouts},
+                              {"retry_exceeded", t.nics.retry_exceeded},
                               {"naks", t.nics.naks_sent},
                               {"discarded_packets", discarded}};
   j["cnps"] = Json{{"sent", t.nics.cnps_sent}, {"received", t.nics.cnps_received}};
@@ -204,6 +213,8 @@ std::string SummaryJson(const fabric_emu::Scenario& scenario, uint64_t seed,
   j["simulated_time_ns"] = Ns(run.simulated_time);
   j["events"] = run.events;
   j["stopped_early"] = run.stopped_early;
+  j["stop_reason"] = run.stop_reason.empty() ? Json(nullptr) : Json(run.stop_reason);
+  if (!run.no_progress.empty()) j["no_progress"] = run.no_progress;
   j["wall_time_s"] = run.wall_time_s;
   const double wall = run.wall_time_s > 0 ? run.wall_time_s : 1e-9;
   j["packet_hops_per_wall_s"] = static_cast<double>(t.packet_hops) / wall;
@@ -262,7 +273,7 @@ std::string HumanSummary(const fabric_emu::Scenario& scenario, uint64_t seed,
   std::snprintf(
       buf, sizeof(buf),
       "scenario %s (seed %llu): %zu hosts, %zu switches\n"
-      "  messages  %llu of %zu delivered, %llu payload bytes, %llu drops\n"
+      "  messages  %llu of %zu completed, %llu payload bytes delivered, %llu drops\n"
       "  FCT       p50 %.3f us, p99 %.3f us, max %.3f us; slowdown p50 %.3f, p99 %.3f\n"
       "  simulated %.3f us in %.3f s wall: %llu packet-hops, %.2f M packet-hops/s\n",
       scenario.name().c_str(), static_cast<unsigned long long>(seed), e.graph.num_hosts(),
@@ -294,7 +305,16 @@ std::string HumanSummary(const fabric_emu::Scenario& scenario, uint64_t seed,
                   static_cast<unsigned long long>(k.kv_bytes));
     s += buf;
   }
-  if (run.stopped_early) s += "  stopped at run.stop_ns before every message finished\n";
+  if (!run.stop_reason.empty()) {
+    const MessageCounts counts = CountMessages(e.fabric->messages());
+    std::snprintf(buf, sizeof(buf),
+                  "  stopped   by %s: %llu messages delivered but not acknowledged, %llu not "
+                  "delivered, %u packets in the fabric\n",
+                  run.stop_reason.c_str(),
+                  static_cast<unsigned long long>(counts.delivered_unacknowledged),
+                  static_cast<unsigned long long>(counts.undelivered), e.fabric->mbufs_in_use());
+    s += buf;
+  }
   return s;
 }
 

@@ -15,7 +15,8 @@
 
 namespace fe::control {
 
-// Per-message records (FCT, ideal FCT) of a finished run, in message order.
+// Per-message records (FCT, ideal FCT) of a finished run, in message order; a record is
+// completed when its message is (control/message_counts.h).
 FlowMetrics CollectFlowMetrics(const Emulation& e, uint32_t mtu_payload_bytes);
 
 std::string SummaryJson(const fabric_emu::Scenario& scenario, uint64_t seed,

@@ -48,6 +48,8 @@ void CheckRun(Validation& v) {
                         run.rate_sample_interval_ns());
   v.CheckSampleInterval(s, fabric_emu::Run::kQueueSampleIntervalNsFieldNumber,
                         run.queue_sample_interval_ns());
+  v.Duration(s, fabric_emu::Run::kNoProgressTimeoutNsFieldNumber, run.no_progress_timeout_ns(),
+             false);
 }
 
 }  // namespace

@@ -1,9 +1,13 @@
 #include "control/software_run.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <optional>
 
 #include "control/capture.h"
+#include "control/message_counts.h"
+#include "control/progress_watch.h"
 
 namespace fe::control {
 
@@ -16,9 +20,9 @@ constexpr uint64_t kEventsPerSlice = 1 << 16;
 void PrintProgress(std::ostream& out, const Emulation& e, uint64_t events, double wall_s) {
   char line[160];
   std::snprintf(line, sizeof(line),
-                "progress: simulated %.3f us, %llu/%zu messages delivered, %.2f M events/s\n",
+                "progress: simulated %.3f us, %llu/%zu messages completed, %.2f M events/s\n",
                 static_cast<double>(e.sched.Now().ps()) * 1e-6,
-                static_cast<unsigned long long>(e.fabric->messages_delivered()),
+                static_cast<unsigned long long>(CountMessages(e.fabric->messages()).completed),
                 e.fabric->messages().size(), static_cast<double>(events) / wall_s * 1e-6);
   out << line << std::flush;
 }
@@ -64,11 +68,14 @@ StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
 
   const Time stop =
       scenario.run().stop_ns() > 0 ? TimeFromNs(scenario.run().stop_ns()) : Time::Infinite();
+  ProgressWatch watch(&e, NoProgressTimeout(scenario));
   using Clock = std::chrono::steady_clock;
   const Clock::time_point start = Clock::now();
   Clock::time_point next_report = start + std::chrono::seconds(1);
   for (;;) {
-    const uint64_t ran = e.sched.RunUntil(stop, kEventsPerSlice);
+    // A run that makes no progress checks in at its deadline rather than running past it.
+    const Time until = std::min(stop, watch.deadline());
+    const uint64_t ran = e.sched.RunUntil(until, kEventsPerSlice);
     r.events += ran;
     if (*capture != nullptr) (*capture)->Flush();
     if (e.fabric->nic_alloc_failures() > 0) {
@@ -95,7 +102,20 @@ StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
           std::to_string(e.sched.Now().ns()) +
           " ns; raise run.rate_sample_interval_ns or run.queue_sample_interval_ns");
     }
-    if (ran < kEventsPerSlice) break;
+    // Short of a full slice, the scheduler ran everything up to `until`.
+    const bool slice_done = ran < kEventsPerSlice;
+    if (std::optional<std::string> stall =
+            watch.Check(slice_done && !e.sched.empty() ? until : e.sched.Now())) {
+      r.no_progress = std::move(*stall);
+      r.stop_reason = "no progress";
+      break;
+    }
+    if (options.signals != nullptr && options.signals->Requested()) {
+      r.stop_signal = options.signals->signal_number();
+      r.stop_reason = std::string("signal ") + StopSignals::Name(r.stop_signal);
+      break;
+    }
+    if (slice_done && (e.sched.empty() || until == stop)) break;
     if (options.progress != nullptr && Clock::now() >= next_report) {
       PrintProgress(*options.progress, e, r.events,
                     std::chrono::duration<double>(Clock::now() - start).count());
@@ -112,9 +132,11 @@ StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
     unfinished = !messages.finished(id);
   }
   r.stopped_early = !e.sched.empty() && unfinished;
+  if (r.stopped_early && r.stop_reason.empty()) r.stop_reason = "run.stop_ns";
   // The run's length is when its last message completed, unless it was stopped first.
-  r.simulated_time = r.stopped_early ? e.sched.Now() : Time::Zero();
-  if (!r.stopped_early) {
+  const bool stopped = !r.stop_reason.empty();
+  r.simulated_time = stopped ? e.sched.Now() : Time::Zero();
+  if (!stopped) {
     for (uint32_t id = 0; id < messages.size(); ++id) {
       const Time end = messages.completed(id) ? messages.sender[id].completed_at
                                               : messages.receiver[id].delivered_at;

@@ -9,6 +9,7 @@
 #include "control/emulation.h"
 #include "control/queue_sampler.h"
 #include "control/rate_sampler.h"
+#include "control/stop_signals.h"
 #include "core/status.h"
 #include "proto/scenario.pb.h"
 
@@ -24,6 +25,8 @@ struct SoftwareRunOptions {
   std::ostream* progress = nullptr;  // a progress line about once a second, if set
   std::string out_dir = ".";         // where the scenario's capture file, if any, is written
   size_t max_sample_rows = kMaxSampleRows;
+  // Looked at between slices of the run: SIGINT or SIGTERM stops it there (nullptr: never).
+  StopSignals* signals = nullptr;
 };
 
 struct SoftwareRunResult {
@@ -31,7 +34,15 @@ struct SoftwareRunResult {
   Time simulated_time;
   uint64_t events = 0;
   double wall_time_s = 0;
-  bool stopped_early = false;            // run.stop_ns came before every message finished
+  // The run ended before every message finished (completed, given up or never to start).
+  bool stopped_early = false;
+  // Why the run ended there: "run.stop_ns", "signal SIGINT" or "signal SIGTERM", "no progress";
+  // empty when every message finished.
+  std::string stop_reason;
+  int stop_signal = 0;  // SIGINT or SIGTERM when a signal stopped the run
+  // Set when the run stopped for want of progress (control/progress_watch.h): which flows, where
+  // their frames are dropped and the setting behind it. The run has failed, its outputs stand.
+  std::string no_progress;
   std::unique_ptr<RateSampler> rates;    // set when run.rate_sample_interval_ns > 0
   std::unique_ptr<QueueSampler> queues;  // set when run.queue_sample_interval_ns > 0
 };

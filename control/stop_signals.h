@@ -21,6 +21,10 @@ class StopSignals {
   // True once SIGINT or SIGTERM has arrived (it stays true). Never blocks.
   bool Requested();
   int signal_number() const { return signal_; }
+  // "SIGINT" or "SIGTERM".
+  static const char* Name(int signal_number) {
+    return signal_number == SIGINT ? "SIGINT" : "SIGTERM";
+  }
 
  private:
   int fd_ = -1;

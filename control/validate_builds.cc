@@ -6,6 +6,7 @@
 
 #include "control/emulation.h"
 #include "control/switch_params.h"
+#include "control/validate_admission.h"
 #include "control/validation.h"
 #include "dataplane/fabric.h"
 #include "dataplane/switch_config.h"
@@ -102,7 +103,13 @@ void ValidateBuilds(Validation& v) {
     for (const topo::LinkId l : node.links) ports.push_back({g.link(l).rate, g.link(l).delay});
     const StatusOr<dp::SwitchConfig> config =
         dp::Compile(dp::SwitchParamsOf(params, n, node.tier), ports);
-    if (config.ok()) continue;
+    if (config.ok()) {
+      if (!CheckAdmitsFullFrames(v, SettingsOf(v, section, node), node, config.value(),
+                                 params.nic.mtu_payload_bytes)) {
+        return;  // one switch says it: the others most likely fail alike
+      }
+      continue;
+    }
     if (v.scenario.has_switch_()) {
       v.out.Add(SettingsOf(v, section, node), SwitchConfig::kBufferBytesFieldNumber,
                 "the switch " + node.name + " cannot be built: " + config.status().message());

@@ -1,6 +1,7 @@
 // The NIC section: transport, congestion control and its parameters.
 #include "control/validation.h"
 #include "dataplane/int_stamp.h"
+#include "dataplane/nic.h"
 #include "topology/routes.h"
 
 namespace fe::control {
@@ -140,6 +141,9 @@ void ValidateNic(Validation& v) {
                   fabric_emu::Transport::kRetransmitTimeoutNsFieldNumber,
                   nic.transport().retransmit_timeout_ns(), 1e3, 1e13,
                   "in ns: from 1 us to 1e13 ns (2.8 hours)");
+    v.out.InRange(s.Nested(NicConfig::kTransportFieldNumber),
+                  fabric_emu::Transport::kRetryCountFieldNumber, nic.transport().retry_count(), 0,
+                  static_cast<int>(dp::kMaxRetryCount), "IB verbs' retry_cnt: 0 to 7");
   }
   if (nic.has_cc()) CheckCongestionControl(v, s.Nested(NicConfig::kCcFieldNumber));
 }

@@ -24,21 +24,30 @@ class Time {
   constexpr int64_t ns() const { return ps_ / 1000; }
   constexpr double seconds() const { return static_cast<double>(ps_) * 1e-12; }
 
-  constexpr Time operator+(Time o) const { return Time(ps_ + o.ps_); }
-  constexpr Time operator-(Time o) const { return Time(ps_ - o.ps_); }
-  constexpr Time operator*(int64_t k) const { return Time(ps_ * k); }
-  constexpr Time& operator+=(Time o) {
-    ps_ += o.ps_;
-    return *this;
+  // Saturating: a sum or product past the largest time (2^63 ps, about 106 days) is Infinite
+  // (and one below the smallest is the smallest), never a time wrapped around to the other end,
+  // so a deadline far away stays in the future. Infinite plus any delay stays Infinite.
+  constexpr Time operator+(Time o) const {
+    int64_t r = 0;
+    return __builtin_add_overflow(ps_, o.ps_, &r) ? Saturated(o.ps_ > 0) : Time(r);
   }
-  constexpr Time& operator-=(Time o) {
-    ps_ -= o.ps_;
-    return *this;
+  constexpr Time operator-(Time o) const {
+    int64_t r = 0;
+    return __builtin_sub_overflow(ps_, o.ps_, &r) ? Saturated(o.ps_ < 0) : Time(r);
   }
+  constexpr Time operator*(int64_t k) const {
+    int64_t r = 0;
+    return __builtin_mul_overflow(ps_, k, &r) ? Saturated((ps_ > 0) == (k > 0)) : Time(r);
+  }
+  constexpr Time& operator+=(Time o) { return *this = *this + o; }
+  constexpr Time& operator-=(Time o) { return *this = *this - o; }
   constexpr auto operator<=>(const Time&) const = default;
 
  private:
   constexpr explicit Time(int64_t ps) : ps_(ps) {}
+  static constexpr Time Saturated(bool up) {
+    return up ? Infinite() : Time(std::numeric_limits<int64_t>::min());
+  }
   int64_t ps_ = 0;
 };
 

@@ -49,6 +49,10 @@ struct SenderState {
   // No path led to the destination (after a failure, or at the start): the sender gave the
   // message up, as an RC QP goes to its error state, and sends none of it again.
   bool unreachable = false;
+  // Given up (and so unreachable) because retransmission timeouts came NicConfig::retry_count + 1
+  // times in a row without ACK progress, as an RC QP errors out when its retry_cnt runs out.
+  bool retries_exhausted = false;
+  uint8_t retries = 0;  // retransmission timeouts since the last ACK progress
   // A message it waited for was given up, so it will never start (it was never scheduled).
   bool cancelled = false;
   Time retransmit_deadline = Time::Infinite();  // Infinite: nothing unacknowledged

@@ -22,6 +22,7 @@ void NicCounts::Add(const NicCounts& o) {
   retransmitted_packets += o.retransmitted_packets;
   retransmitted_bytes += o.retransmitted_bytes;
   retransmit_timeouts += o.retransmit_timeouts;
+  retry_exceeded += o.retry_exceeded;
   acks_sent += o.acks_sent;
   acks_received += o.acks_received;
   naks_sent += o.naks_sent;
@@ -73,10 +74,14 @@ StatusOr<NicConfig> CompileNicParams(const NicParams& params, Rate port_rate) {
   if (params.retransmit_timeout <= Time::Zero()) {
     return Status::Error("nic.retransmit_timeout: must be > 0");
   }
+  if (params.retry_count > kMaxRetryCount) {
+    return Status::Error("nic.retry_count: at most " + std::to_string(kMaxRetryCount));
+  }
   NicConfig c;
   c.mtu_payload_bytes = params.mtu_payload_bytes;
   c.ack_every_packets = params.ack_every_packets;
   c.retransmit_timeout = params.retransmit_timeout;
+  c.retry_count = params.retry_count;
   StatusOr<cong::CnpPacerConfig> pacer = cong::Compile(params.cnp_pacer);
   if (!pacer.ok()) return Status::Error("nic." + pacer.status().message());
   c.cnp_pacer = *pacer;
@@ -372,6 +377,12 @@ void Nic::OnRetransmitTimer(uint32_t id) {
     return;
   }
   ++counters_.retransmit_timeouts;
+  if (msg.retries == config_.retry_count) {
+    msg.retries_exhausted = true;
+    ++counters_.retry_exceeded;
+    return Abandon(id);
+  }
+  ++msg.retries;
   msg.next_psn = msg.acked_packets;
   msg.retransmit_deadline = Time::Infinite();
   Enqueue(id);
@@ -498,7 +509,10 @@ void Nic::OnAck(rte_mbuf* m, uint32_t id, uint32_t psn) {
   // An ACK acknowledges its PSN and all before; a NAK everything before the PSN it names.
   const uint32_t acked = nak ? psn : psn + 1;
   const bool progress = acked > msg.acked_packets;
-  if (progress) msg.acked_packets = acked;
+  if (progress) {
+    msg.acked_packets = acked;
+    msg.retries = 0;
+  }
   if (msg.next_psn < msg.acked_packets) msg.next_psn = msg.acked_packets;
   if (nak && psn < msg.next_psn && !msg.unreachable) {
     msg.next_psn = psn;  // go back N

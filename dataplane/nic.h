@@ -56,12 +56,19 @@ enum class CongestionControl : uint8_t {
   kHpcc,   // HPCC window and rate per QP, from the path's in-band telemetry
 };
 
+// IB verbs' retry_cnt is 3 bits wide.
+inline constexpr uint32_t kMaxRetryCount = 7;
+
 struct NicParams {
   uint32_t mtu_payload_bytes = 4096;  // RoCE path MTU: payload bytes per packet
   uint32_t ack_every_packets = 1;     // the receiver ACKs every n-th packet and every last one
   // Go-back-N from the first unacknowledged PSN when no ACK progress came for this long.
   // 4.096 us x 2^14: InfiniBand's local ACK timeout at the value 14 that RDMA tools commonly use.
   Time retransmit_timeout = Time::FromNs(67'108'864);
+  // Retransmission timeouts in a row, without ACK progress, that a message survives; the next one
+  // gives it up (Abandon), as an RC QP goes to its error state when its retry_cnt runs out. 7: the
+  // largest retry_cnt of IB verbs, and the one RDMA tools commonly set.
+  uint32_t retry_count = 7;
   // Notification point: at most one CNP per receiving QP per interval (SIGCOMM'15: 50 us).
   cong::CnpPacerParams cnp_pacer;
   CongestionControl cc = CongestionControl::kNone;
@@ -75,6 +82,7 @@ struct NicConfig {
   uint32_t mtu_payload_bytes = 0;
   uint32_t ack_every_packets = 0;
   Time retransmit_timeout;
+  uint32_t retry_count = 0;
   cong::CnpPacerConfig cnp_pacer;
   CongestionControl cc = CongestionControl::kNone;
   // kAckQueue's and kCnpQueue's queues at the NIC's port, set by the Nic: here, beside what an
@@ -109,6 +117,7 @@ struct NicCounts {
   uint64_t retransmitted_packets = 0;   // included in data_packets_sent
   uint64_t retransmitted_bytes = 0;     // payload, included in payload_bytes_sent
   uint64_t retransmit_timeouts = 0;
+  uint64_t retry_exceeded = 0;  // messages given up after retry_count timeouts in a row
   uint64_t acks_sent = 0;
   uint64_t acks_received = 0;
   uint64_t naks_sent = 0;

@@ -20,10 +20,9 @@ nlohmann::ordered_json JobsJson(const Workload& workload,
     ++t.messages;
     t.bytes += workload.flows[id].size_bytes;
     t.first_start = std::min(t.first_start, o.started);
-    if (o.delivered != Time::Infinite()) {
-      ++t.completed;
-      t.last_delivery = std::max(t.last_delivery, o.delivered);
-    }
+    // Completed as everywhere in the outputs: its last ACK reached the sender.
+    if (o.completed != Time::Infinite()) ++t.completed;
+    if (o.delivered != Time::Infinite()) t.last_delivery = std::max(t.last_delivery, o.delivered);
   }
   const auto ns = [](Time t) { return static_cast<double>(t.ps()) / 1000.0; };
   nlohmann::ordered_json out = nlohmann::ordered_json::array();

@@ -8,8 +8,8 @@
 
 namespace fe::control {
 
-// One object per job, in job order: name, kind, dscp, messages, bytes, messages_completed (last
-// byte delivered), first_start_ns (earliest actual start) and last_delivery_ns (latest delivery);
+// One object per job, in job order: name, kind, dscp, messages, bytes, messages_completed (its
+// last ACK reached the sender, dp::SenderState::completed), first_start_ns (earliest actual start) and last_delivery_ns (latest delivery);
 // the two times are null when no message of the job started, or none was delivered.
 nlohmann::ordered_json JobsJson(const Workload& workload, std::span<const MessageOutcome> outcomes);
 

@@ -82,6 +82,10 @@ const std::vector<BadFile>& BadFiles() {
        "topology.fat_tree.link_delay_ns:", "headroom_bytes[0] (25000016398)"},
       {"capture_file_outside_out_dir.textproto", "6", "capture.file: must be a file name",
        "got \"../fabric.pcapng\""},
+      // 1/65536 of 16 MiB: a 256-byte queue, below the 4096 + 62 bytes of a full frame.
+      {"alpha_admits_no_frame.textproto", "4", "switch.queue[0].alpha: switch ",
+       "drops every 4158-byte frame"},
+      {"retry_count_above_seven.textproto", "4", "nic.transport.retry_count:", "got 8"},
       {"nested_tier_override.textproto", "7",
        "switch.tier_override[0].config.tier_override:", "cannot hold overrides"},
   };

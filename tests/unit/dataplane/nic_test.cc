@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -29,6 +30,8 @@ class Tap final : public PacketReceiver {
   Tap(Scheduler* sched, PacketReceiver* next) : sched_(sched), next_(next) {}
   void DropOnce(uint32_t psn) { drop_once_.push_back(psn); }
   void DropEveryNth(uint32_t n) { drop_every_ = n; }
+  // Drops the n-th data packet to pass (1-based, resends included).
+  void DropNth(uint64_t n) { drop_nth_.push_back(n); }
   void MarkCe() { mark_ce_ = true; }
 
   void Receive(uint16_t port, rte_mbuf* m) override {
@@ -37,7 +40,8 @@ class Tap final : public PacketReceiver {
     const bool data = h.opcode <= static_cast<uint8_t>(BthOpcode::kRcSendOnly);
     if (data) {
       ++data_seen_;
-      bool drop = drop_every_ != 0 && data_seen_ % drop_every_ == 0;
+      bool drop = (drop_every_ != 0 && data_seen_ % drop_every_ == 0) ||
+                  std::find(drop_nth_.begin(), drop_nth_.end(), data_seen_) != drop_nth_.end();
       for (uint32_t& p : drop_once_) {
         if (p == h.psn) {
           drop = true;
@@ -65,6 +69,7 @@ class Tap final : public PacketReceiver {
   Scheduler* sched_;
   PacketReceiver* next_;
   std::vector<uint32_t> drop_once_;
+  std::vector<uint64_t> drop_nth_;
   uint32_t drop_every_ = 0;
   uint64_t data_seen_ = 0;
   bool mark_ce_ = false;
@@ -181,6 +186,52 @@ TEST(NicTest, TailLossIsRecoveredByTheRetransmissionTimeout) {
   EXPECT_EQ(w.a->counters().retransmit_timeouts, 1u);
   EXPECT_EQ(w.b->counters().naks_sent, 0u);
   EXPECT_EQ(w.pool.in_use(), 0u);
+}
+
+TEST(NicTest, GivesUpAfterRetryCountTimeoutsInARow) {
+  NicParams p = Params(1000);
+  p.retransmit_timeout = Time::FromUs(20);
+  p.retry_count = 3;
+  BackToBack w(p, k100G, kDelay);
+  w.to_b->DropEveryNth(1);  // nothing gets through: every timeout finds no ACK progress
+  const uint32_t id = w.Send(1000, Time::Zero());
+  w.sched.RunUntil(Time::Infinite());
+
+  // As an RC QP with retry_cnt 3: the first send and 3 resends, one timeout after each; the
+  // fourth timeout in a row finds the retries used up and gives the message up, at 4 RTO (each
+  // resend leaves when its timeout fires: the port is idle).
+  const SenderState& sent = w.messages.sender[id];
+  EXPECT_TRUE(sent.retries_exhausted);
+  EXPECT_TRUE(w.messages.finished(id));
+  EXPECT_FALSE(sent.completed());
+  EXPECT_EQ(w.a->counters().retransmit_timeouts, 4u);
+  EXPECT_EQ(sent.retransmitted_packets, 3u);
+  EXPECT_EQ(w.a->counters().data_packets_sent, 4u);
+  EXPECT_EQ(w.to_b->dropped, 4u);
+  EXPECT_EQ(w.a->counters().retry_exceeded, 1u);
+  EXPECT_EQ(w.sched.Now(), p.retransmit_timeout * 4);  // nothing runs after the give-up
+  EXPECT_EQ(w.pool.in_use(), 0u);
+}
+
+TEST(NicTest, AckProgressResetsTheRetries) {
+  NicParams p = Params(1000);
+  p.retransmit_timeout = Time::FromUs(20);
+  p.retry_count = 1;
+  BackToBack w(p, k100G, kDelay);
+  // Two packets: both first sends are lost (timeout 1), the resend of PSN 0 gets through and is
+  // ACKed (progress), the resend of PSN 1 is lost (timeout 2): two timeouts, but never two in a
+  // row without progress, so a retry_count of 1 suffices.
+  w.to_b->DropNth(1);
+  w.to_b->DropNth(2);
+  w.to_b->DropNth(4);
+  const uint32_t id = w.Send(2000, Time::Zero());
+  w.sched.RunUntil(Time::Infinite());
+  EXPECT_TRUE(w.messages.completed(id));
+  EXPECT_FALSE(w.messages.sender[id].retries_exhausted);
+  EXPECT_EQ(w.a->counters().retransmit_timeouts, 2u);
+  EXPECT_EQ(w.a->counters().retry_exceeded, 0u);
+  EXPECT_EQ(w.to_b->dropped, 3u);
+  EXPECT_EQ(w.messages.receiver[id].bytes_delivered, 2000u);
 }
 
 TEST(NicTest, HeavyLossDeliversEveryByteAndConservesPackets) {
