@@ -26,8 +26,8 @@ enum class Media : uint8_t { kDac, kAoc, kPluggable, kLpo, kCpo };
 // links"); the dataplane turns it into cong::CreditParams.
 struct CreditFlowControl {
   int64_t buffer_bytes = 0;  // per priority, set aside by each receiver; 0: derived from the link
-  Time update_delay;
-  Time resync_period;
+  Time update_delay = Time::Zero();
+  Time resync_period = Time::Zero();
   double update_loss_probability = 0;
 };
 
@@ -40,7 +40,7 @@ struct LinkClass {
   double pj_per_bit = 0;          // one link end
   uint32_t ports_per_engine = 0;  // CPO: switch ports per optical engine; 0 otherwise
   double bit_error_rate = 0;
-  std::optional<CreditFlowControl> credit;  // unset: PFC
+  std::optional<CreditFlowControl> credit = std::nullopt;  // unset: PFC
 };
 using LinkClassId = uint16_t;
 
