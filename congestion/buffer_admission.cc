@@ -1,6 +1,7 @@
 #include "congestion/buffer_admission.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <string>
 #include <utility>
@@ -78,21 +79,50 @@ StatusOr<BufferConfig> Compile(const BufferParams& params) {
     }
     config.headroom_bytes = params.headroom_bytes;
   }
+  if (params.credit_bytes.size() > static_cast<size_t>(params.num_ports)) {
+    return Status::Error("credit_bytes has " + Num(params.credit_bytes.size()) +
+                         " entries, more than num_ports (" + Num(params.num_ports) + ")");
+  }
+  config.credit_bytes.assign(ports, 0);
+  int64_t credit_per_priority = 0;  // every credit port's buffer for one priority
+  for (size_t port = 0; port < params.credit_bytes.size(); ++port) {
+    const int64_t c = params.credit_bytes[port];
+    if (c < 0 || c > params.total_bytes) {
+      return Status::Error("credit_bytes[" + Num(port) + "] (" + Num(c) +
+                           ") outside [0, total_bytes (" + Num(params.total_bytes) + ")]");
+    }
+    config.credit_bytes[port] = c;
+    credit_per_priority += c;
+  }
   const int64_t reserved = reserved_per_port * params.num_ports;
   const int64_t headroom = headroom_per_pg_set * num_lossless;
-  if (params.total_bytes < reserved + headroom) {
+  const int64_t credit = credit_per_priority * std::popcount(unsigned{params.priorities_in_use});
+  if (params.total_bytes < reserved + headroom + credit) {
     return Status::Error(
         "total_bytes (" + Num(params.total_bytes) + ") < reserved (" + Num(reserved) +
         " = num_ports " + Num(params.num_ports) + " x sum of priorities[].reserved_bytes " +
         Num(reserved_per_port) + ") + headroom (" + Num(headroom) + " = " + Num(num_lossless) +
-        " lossless priorities x sum of headroom_bytes " + Num(headroom_per_pg_set) + ")");
+        " lossless priorities x sum of headroom_bytes " + Num(headroom_per_pg_set) + ")" +
+        (credit > 0
+             ? " + credit buffers (" + Num(credit) + " = priorities in use x sum of credit_bytes " +
+                   Num(credit_per_priority) + ")"
+             : std::string()));
   }
-  config.shared_bytes = params.total_bytes - reserved - headroom;
+  config.shared_bytes = params.total_bytes - reserved - headroom - credit;
   return config;
 }
 
 BufferAdmission::BufferAdmission(BufferConfig config)
-    : pgs_(config.num_entries), queues_(config.num_entries), config_(std::move(config)) {}
+    : pgs_(config.num_entries), queues_(config.num_entries), config_(std::move(config)) {
+  for (size_t port = 0; port < config_.credit_bytes.size(); ++port) {
+    if (config_.credit_bytes[port] == 0) continue;
+    for (uint8_t prio = 0; prio < kNumPriorities; ++prio) {
+      if ((config_.priorities_in_use >> prio) & 1) {
+        pgs_[Index(static_cast<uint16_t>(port), prio)].credit = true;
+      }
+    }
+  }
+}
 
 int64_t BufferAdmission::XoffThresholdBytes(uint8_t prio) const {
   return buffer_internal::XoffThreshold(config_.priorities[prio], FreeSharedBytes());

@@ -10,6 +10,11 @@
 // reserve, then the shared pool up to alpha x free shared bytes, and is dropped beyond. Each
 // side also keeps the other side's byte counts, for reporting.
 //
+// An ingress port on a credit-based link (congestion/credit_flow.h) has instead a buffer of its
+// own per priority, set aside from the total: its sender never sends beyond it, so its packets are
+// always admitted, never raise PFC, and do not draw on the shared pool. A packet that arrives
+// beyond that buffer (the sender overdrew its credit) is still admitted, and counted.
+//
 // Pure bookkeeping: the switch calls Admit on arrival, Release when the packet leaves the queue
 // and PfcCheck after either for that (ingress port, priority), and sends the frames it is told.
 #pragma once
@@ -54,6 +59,9 @@ struct BufferParams {
   // Headroom of each lossless PG of an ingress port, by port: ComputeHeadroomBytes() of that
   // port's link. Needs num_ports entries when any priority is lossless.
   std::vector<int64_t> headroom_bytes;
+  // By port: the buffer a credit-based ingress port sets aside for each priority in use; 0 (or
+  // no entry): the port is not credit-based.
+  std::vector<int64_t> credit_bytes;
 };
 
 struct BufferConfig {
@@ -73,6 +81,7 @@ struct BufferConfig {
   int64_t shared_bytes = 0;  // total - all reserves - all headrooms
   std::array<Priority, kNumPriorities> priorities;
   std::vector<int64_t> headroom_bytes;  // by ingress port
+  std::vector<int64_t> credit_bytes;    // by ingress port, num_ports entries; 0: not credit-based
 };
 
 // Refuses, naming the fields: out-of-range values, pfc thresholds that contradict, and a buffer
@@ -122,6 +131,7 @@ class BufferAdmission {
     int64_t headroom_bytes = 0;  // lossless only
     int64_t peak_bytes = 0;      // max of bytes + headroom_bytes
     bool xoff = false;           // XOFF sent and not yet followed by XON
+    bool credit = false;         // the port is credit-based: bytes sit in its own buffer
   };
   // Egress accounting of one (egress port, queue).
   struct QueueUsage {
@@ -135,8 +145,9 @@ class BufferAdmission {
   // verdict nothing is charged.
   AdmitVerdict Admit(uint16_t in_port, uint16_t out_port, uint8_t prio, uint32_t bytes);
   // When an admitted packet leaves its queue (same arguments as its Admit). A lossless PG gives
-  // back headroom first, then shared, then reserved bytes.
-  void Release(uint16_t in_port, uint16_t out_port, uint8_t prio, uint32_t bytes);
+  // back headroom first, then shared, then reserved bytes. True when in_port is credit-based:
+  // the bytes' credit goes back to its sender.
+  bool Release(uint16_t in_port, uint16_t out_port, uint8_t prio, uint32_t bytes);
   // Edge-triggered XOFF/XON of a lossless PG: kSendXoff when it enters its headroom or reaches
   // its XOFF threshold, kSendXon when its headroom is empty and its shared use is at or below
   // XON; kNone otherwise and always for lossy priorities. Call after Admit and Release.
@@ -155,6 +166,8 @@ class BufferAdmission {
   }
   int64_t shared_used_bytes() const { return shared_used_bytes_; }
   int64_t used_bytes() const { return used_bytes_; }  // everything admitted, headroom included
+  // Packets a credit-based ingress admitted beyond its buffer: its sender overdrew. Always 0.
+  uint64_t credit_overruns() const { return credit_overruns_; }
   // The thresholds as they stand now (they move with the free shared bytes).
   int64_t XoffThresholdBytes(uint8_t prio) const;
   // alpha x free shared bytes: the most shared bytes a lossy queue of prio may hold.
@@ -177,6 +190,7 @@ class BufferAdmission {
   std::vector<QueueUsage> queues_;  // by (egress port, priority)
   int64_t shared_used_bytes_ = 0;
   int64_t used_bytes_ = 0;
+  uint64_t credit_overruns_ = 0;
   BufferConfig config_;
 };
 
@@ -189,6 +203,15 @@ class BufferAdmission {
   const BufferConfig::Priority& p = config_.priorities[prio];
   PgUsage& pg = pgs_[Index(in_port, prio)];
   QueueUsage& q = queues_[Index(out_port, prio)];
+  if (pg.credit) [[unlikely]] {
+    // The egress queue's accounting is left alone: its lossy limits share the pool, which
+    // these bytes do not draw on.
+    if (pg.bytes + bytes > config_.credit_bytes[in_port]) ++credit_overruns_;
+    pg.bytes += bytes;
+    used_bytes_ += bytes;
+    pg.peak_bytes = std::max(pg.peak_bytes, pg.bytes);
+    return AdmitVerdict::kAdmit;
+  }
   const int64_t free_bytes = FreeSharedBytes();
   AdmitVerdict verdict = AdmitVerdict::kAdmit;
   if (p.lossless) {
@@ -221,10 +244,16 @@ class BufferAdmission {
   return verdict;
 }
 
-inline void BufferAdmission::Release(uint16_t in_port, uint16_t out_port, uint8_t prio,
+inline bool BufferAdmission::Release(uint16_t in_port, uint16_t out_port, uint8_t prio,
                                      uint32_t bytes) {
   const BufferConfig::Priority& p = config_.priorities[prio];
   PgUsage& pg = pgs_[Index(in_port, prio)];
+  if (pg.credit) [[unlikely]] {
+    pg.bytes -= bytes;
+    used_bytes_ -= bytes;
+    assert(pg.bytes >= 0);
+    return true;
+  }
   QueueUsage& q = queues_[Index(out_port, prio)];
   if (p.lossless) {
     const int64_t from_headroom = std::min<int64_t>(pg.headroom_bytes, bytes);
@@ -241,12 +270,14 @@ inline void BufferAdmission::Release(uint16_t in_port, uint16_t out_port, uint8_
   q.bytes -= bytes;
   used_bytes_ -= bytes;
   assert(pg.bytes >= 0 && q.bytes >= 0 && shared_used_bytes_ >= 0);
+  return false;
 }
 
 inline PfcAction BufferAdmission::PfcCheck(uint16_t in_port, uint8_t prio) {
   const BufferConfig::Priority& p = config_.priorities[prio];
   if (!p.lossless) return PfcAction::kNone;
   PgUsage& pg = pgs_[Index(in_port, prio)];
+  if (pg.credit) return PfcAction::kNone;  // credits hold its sender back, not pauses
   const int64_t xoff_bytes = buffer_internal::XoffThreshold(p, FreeSharedBytes());
   const int64_t shared = buffer_internal::SharedPart(pg.bytes, p.reserved_bytes);
   if (!pg.xoff) {

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "congestion/cnp_pacer.h"
 #include "congestion/dcqcn.h"
 #include "congestion/hpcc.h"
 #include "control/switch_params.h"
@@ -63,11 +64,14 @@ StatusOr<dp::NicParams> BuildNicParams(const fabric_emu::NicConfig& nic) {
   p.ack_every_packets = static_cast<uint32_t>(nic.ack_every_packets());
   p.retransmit_timeout = TimeFromNs(nic.transport().retransmit_timeout_ns());
   p.retry_count = static_cast<uint32_t>(nic.transport().retry_count());
-  p.cnp_pacer.min_interval = TimeFromNs(nic.cnp_interval_ns());
   switch (nic.cc().algorithm_case()) {
     case fabric_emu::CongestionControl::kDcqcn:
       p.cc = dp::CongestionControl::kDcqcn;
       p.dcqcn = BuildDcqcnParams(nic.cc().dcqcn());
+      // A preset is the whole vendor behaviour: its notification point paces CNPs too.
+      if (nic.cc().dcqcn().preset() == fabric_emu::Dcqcn::NVIDIA) {
+        p.cnp_pacer = cong::CnpPacerParams::NvidiaConnectX();
+      }
       break;
     case fabric_emu::CongestionControl::kHpcc:
       p.cc = dp::CongestionControl::kHpcc;
@@ -78,6 +82,8 @@ StatusOr<dp::NicParams> BuildNicParams(const fabric_emu::NicConfig& nic) {
       p.cc = dp::CongestionControl::kNone;
       break;
   }
+  // Given explicitly, the interval wins over any preset's.
+  if (nic.has_cnp_interval_ns()) p.cnp_pacer.min_interval = TimeFromNs(nic.cnp_interval_ns());
   return p;
 }
 

@@ -6,6 +6,7 @@
 
 #include "control/ideal_fct.h"
 #include "control/message_counts.h"
+#include "control/report/credit_json.h"
 #include "control/report/jobs_json.h"
 #include "control/report/kv_report.h"
 #include "control/report/summary_jobs.h"
@@ -65,6 +66,8 @@ Json SwitchQueuesJson(const Emulation& e) {
         o["resume_frames_sent"] = c.resume_frames_sent;
         o["pause_frames_received"] = received;
         o["paused_time_ns"] = Ns(paused);
+        if (port.credit_port() != nullptr)
+          o["credit_blocked_time_ns"] = Ns(port.CreditBlockedTime(q, now));
         out.push_back(o);
       }
     }
@@ -209,6 +212,7 @@ std::string SummaryJson(const fabric_emu::Scenario& scenario, uint64_t seed,
   }
   j["switch_queues"] = SwitchQueuesJson(e);
   j["paused_host_uplinks"] = PausedHostsJson(e);
+  if (Json c = CreditLinksJson(*e.fabric, e.sched.Now()); !c.is_null()) j["credit_links"] = c;
   j["mbufs_in_use_at_end"] = e.fabric->mbufs_in_use();
   j["simulated_time_ns"] = Ns(run.simulated_time);
   j["events"] = run.events;

@@ -8,6 +8,7 @@
 #include "control/switch_params.h"
 #include "control/validate_admission.h"
 #include "control/validation.h"
+#include "dataplane/credit_links.h"
 #include "dataplane/fabric.h"
 #include "dataplane/switch_config.h"
 
@@ -100,7 +101,8 @@ void ValidateBuilds(Validation& v) {
     const topo::Node& node = g.node(n);
     if (node.kind != topo::NodeKind::kSwitch || node.links.empty()) continue;
     ports.clear();
-    for (const topo::LinkId l : node.links) ports.push_back({g.link(l).rate, g.link(l).delay});
+    for (const topo::LinkId l : node.links)
+      ports.push_back(dp::PortLinkOf(g, l, dp::RoceFrameBytes(nic->mtu_payload_bytes)));
     const StatusOr<dp::SwitchConfig> config =
         dp::Compile(dp::SwitchParamsOf(params, n, node.tier), ports);
     if (config.ok()) {

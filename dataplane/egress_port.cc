@@ -127,12 +127,15 @@ uint8_t EgressPort::EligibleMask(Time now) {
     return e;
   }
   const Time now = sched_->Now();
-  const uint8_t eligible = EligibleMask(now);
+  uint8_t eligible = EligibleMask(now);
+  if ((faults_ & kCreditFlow) != 0) [[unlikely]] {
+    eligible = CreditEligible(eligible, now);
+  }
   if (eligible == 0) {
     if (source_ == nullptr || (paused_mask_ & (1u << source_slot_)) != 0) {
       return Queued{nullptr, 0, 0};
     }
-    rte_mbuf* m = source_->Pull();
+    rte_mbuf* m = (faults_ & kCreditFlow) != 0 ? PullWithCredit(now) : source_->Pull();
     return Queued{m, m != nullptr ? FrameBytes(m) : 0, 0};
   }
   int q;
@@ -151,6 +154,9 @@ uint8_t EgressPort::EligibleMask(Time now) {
   QueueState& queue = queues()[q];
   const Queued e = queue.fifo.pop();
   queue.bytes -= e.frame_bytes;
+  if ((faults_ & kCreditFlow) != 0) [[unlikely]] {
+    SpendCredit(q, e.frame_bytes, now);
+  }
   if (queue.fifo.empty()) {
     nonempty_mask_ &= static_cast<uint8_t>(~(1u << q));
     if ((watchdog_mask_ & (paused_mask_ | stormed_mask_) & (1u << q)) != 0) UpdateWatchdog(q, now);
@@ -200,7 +206,7 @@ void EgressPort::StartNext() {
   if (capturing_) rare_->capture->Write(rare_->capture_interface, now, m);
   ++tx_packets_;
   tx_wire_bytes_ += wire_bytes;
-  if (faults_ != 0) [[unlikely]] {
+  if ((faults_ & kWireFaults) != 0) [[unlikely]] {
     if (WireLoses(m, frame_bytes, wire_bytes)) return;
   }
   const Time arrival = busy_until_ + delay_;
@@ -227,6 +233,44 @@ void EgressPort::OnEvent(uint64_t what) {
   }
   if (watchdog_mask_ != 0) UpdateWatchdogs(sched_->Now());
   Kick();
+}
+
+void EgressPort::EnableCredit(const CreditPortSetup& setup) {
+  Rare().credit = std::make_unique<CreditPort>(this, sched_, setup);
+  faults_ |= kCreditFlow;
+}
+
+uint8_t EgressPort::CreditEligible(uint8_t eligible, Time now) {
+  CreditPort& c = *rare_->credit;
+  for (unsigned m = eligible; m != 0; m &= m - 1) {
+    const int s = std::countr_zero(m);
+    const uint8_t prio = QueuePriorityOf(queue_priorities_, s);
+    if (c.CanSend(prio, queues()[s].fifo.front().frame_bytes)) {
+      c.NoteUnblocked(prio, now);
+    } else {
+      c.NoteBlocked(prio, now);
+      eligible &= static_cast<uint8_t>(~(1u << s));
+    }
+  }
+  return eligible;
+}
+
+rte_mbuf* EgressPort::PullWithCredit(Time now) {
+  CreditPort& c = *rare_->credit;
+  const uint8_t prio = QueuePriorityOf(queue_priorities_, source_slot_);
+  if (!c.CanSend(prio, c.max_source_frame_bytes())) {
+    c.NoteBlocked(prio, now);
+    return nullptr;
+  }
+  c.NoteUnblocked(prio, now);
+  rte_mbuf* m = source_->Pull();
+  if (m != nullptr) SpendCredit(source_slot_, FrameBytes(m), now);
+  return m;
+}
+
+void EgressPort::SpendCredit(int slot, uint32_t frame_bytes, Time now) {
+  rare_->credit->OnSend(QueuePriorityOf(queue_priorities_, slot), frame_bytes, now,
+                        rate_.SerializationTime(WireBytesOfFrame(frame_bytes)));
 }
 
 void EgressPort::SetLinkDown(bool down) {

@@ -23,6 +23,7 @@
 #include "core/random.h"
 #include "core/scheduler.h"
 #include "core/units.h"
+#include "dataplane/credit_port.h"
 #include "dataplane/drop_reason.h"
 #include "dataplane/element.h"
 #include "dataplane/packet.h"
@@ -130,6 +131,20 @@ class alignas(64) EgressPort : public EventHandler {
   void SetLossObserver(LinkLossObserver* observer, uint32_t link);
   const LinkLosses& losses() const { return rare_ != nullptr ? rare_->losses : kNoLosses; }
 
+  // Credit flow control instead of PFC on this port's link (congestion/credit_flow.h): a frame
+  // leaves only with the credit for it. Call on both ends once the link is connected (duplex).
+  void EnableCredit(const CreditPortSetup& setup);
+  // This end's credit state; nullptr on a PFC link.
+  CreditPort* credit_port() const { return rare_ != nullptr ? rare_->credit.get() : nullptr; }
+  // bytes of frames that came in over this port's link on `prio` left the node's buffer (a switch
+  // calls this for a credit link's ingress): their credit goes back to the sender.
+  void OnCreditFreed(uint8_t prio, uint32_t bytes) { rare_->credit->OnFreed(prio, bytes); }
+  // Time priority q's head frame waited for credit (zero on a PFC link): PausedTime's counterpart.
+  Time CreditBlockedTime(int q, Time now) const {
+    const CreditPort* c = credit_port();
+    return c != nullptr ? c->BlockedTime(static_cast<uint8_t>(q), now) : Time::Zero();
+  }
+
   // Strict priority + DWRR over the queues, `config` indexed by the port's queues (a config by
   // priority goes through QueueSchedulerConfig); unset: strict priority, highest queue first.
   void SetScheduler(const cong::EgressSchedulerConfig* config) { scheduler_config_ = config; }
@@ -213,6 +228,7 @@ class alignas(64) EgressPort : public EventHandler {
 
  protected:
   friend class EgressPortArray;
+  friend class CreditPort;
   // Makes the port's queues, one for each priority in `priorities`, in the StrideBytes after it:
   // the storage must be there.
   EgressPort(Scheduler* sched, Rate rate, Time delay, uint8_t priorities);
@@ -242,9 +258,12 @@ class alignas(64) EgressPort : public EventHandler {
     uint8_t queue = 0;          // QueueId::code, for the dequeue observer
   };
 
-  // faults_ bits: any set sends a transmission through WireLoses.
+  // faults_ bits: any of the first two sends a transmission through WireLoses; the third makes
+  // a dequeue ask for credit. One byte for the three keeps a PFC port's tests on its hot line.
   static constexpr uint8_t kFaultDown = 1;
   static constexpr uint8_t kFaultLossy = 2;
+  static constexpr uint8_t kWireFaults = kFaultDown | kFaultLossy;
+  static constexpr uint8_t kCreditFlow = 4;
   // Where a dead link's arrivals go: they are lost at the port they reach.
   class DeadEnd final : public PacketReceiver {
    public:
@@ -269,6 +288,12 @@ class alignas(64) EgressPort : public EventHandler {
   Queued Dequeue();
   // Queues that may send now: not empty and not paused.
   uint8_t EligibleMask(Time now);
+  // Of `eligible`, the queues whose head frame has its credit; notes the others blocked.
+  [[gnu::noinline]] uint8_t CreditEligible(uint8_t eligible, Time now);
+  // The source's next frame, asked for only with credit for its largest.
+  [[gnu::noinline]] rte_mbuf* PullWithCredit(Time now);
+  // A frame of queue `slot` starts now: it spends its credit.
+  [[gnu::noinline]] void SpendCredit(int slot, uint32_t frame_bytes, Time now);
   // Queue `slot`'s queue_byte_ps brought up to now.
   double SlotByteTime(int slot, Time now) const {
     const QueueState& s = queues()[slot];
@@ -341,7 +366,7 @@ class alignas(64) EgressPort : public EventHandler {
   uint8_t watchdog_mask_ = 0;
   uint8_t stormed_mask_ = 0;
   bool capturing_ = false;  // a capture is set: a transmission tests this, not the cold pointer
-  uint8_t faults_ = 0;      // kFaultDown | kFaultLossy: a transmission tests this, not the state
+  uint8_t faults_ = 0;      // kFaultDown | kFaultLossy | kCreditFlow: tested here, not the state
   cong::EgressScheduler scheduler_;
 
   // Cold: the rate itself (serialisation at a rate of no whole ps per byte, pauses, INT),
@@ -374,6 +399,7 @@ class alignas(64) EgressPort : public EventHandler {
     PacketReceiver* live_rx_node = nullptr;  // rx_node_ while the link is down
     PacketReceiver* live_peer = nullptr;     // peer_ while the link is down
     DeadEnd dead_end;
+    std::unique_ptr<CreditPort> credit;  // on a credit link
   };
   static constexpr LinkLosses kNoLosses{};
   RareState& Rare() {

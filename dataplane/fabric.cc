@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/random.h"
+#include "dataplane/credit_links.h"
 #include "dataplane/packet.h"
 #include "dataplane/packet_pool.h"
 #include "topology/path.h"
@@ -145,7 +146,8 @@ StatusOr<std::unique_ptr<Fabric>> Fabric::Create(const topo::Graph& graph,
                                     static_cast<uint32_t>(nodes[n].links.size()));
       std::vector<PortLink> links;
       for (size_t p = 0; p < sw_ports.size(); ++p) {
-        links.push_back(PortLink{sw_ports[p].rate(), sw_ports[p].delay()});
+        links.push_back(
+            PortLinkOf(graph, nodes[n].links[p], RoceFrameBytes(params.nic.mtu_payload_bytes)));
       }
       StatusOr<SwitchConfig> config = Compile(SwitchParamsOf(params, n, nodes[n].tier), links);
       if (!config.ok())
@@ -179,6 +181,7 @@ StatusOr<std::unique_ptr<Fabric>> Fabric::Create(const topo::Graph& graph,
                                   &f->port(peer.node, peer.port));
     }
   }
+  EnableCreditLinks(*f, RoceFrameBytes(params.nic.mtu_payload_bytes), params.random_seed);
   return f;
 }
 

@@ -147,7 +147,8 @@ void Switch::Receive(uint16_t local_port, rte_mbuf* m) {
 void Switch::OnDequeue(uint16_t local_port, rte_mbuf* m, uint32_t frame_bytes, QueueId queue,
                        uint16_t in_port) {
   const uint8_t prio = queue.priority();
-  mmu_.Release(in_port, local_port, prio, frame_bytes);
+  if (mmu_.Release(in_port, local_port, prio, frame_bytes))
+    ports_[in_port].OnCreditFreed(prio, frame_bytes);
   if (config_.wred[prio].mark_at_dequeue) MarkAtDequeue(local_port, m, queue);
   ActOnPfc(in_port, prio, mmu_.PfcCheck(in_port, prio));
 }
@@ -170,7 +171,8 @@ void Switch::MarkAtDequeue(uint16_t local_port, rte_mbuf* m, QueueId queue) {
 void Switch::OnFlush(uint16_t local_port, rte_mbuf* m, uint32_t frame_bytes, QueueId queue,
                      uint16_t in_port) {
   const uint8_t prio = queue.priority();
-  mmu_.Release(in_port, local_port, prio, frame_bytes);
+  if (mmu_.Release(in_port, local_port, prio, frame_bytes))
+    ports_[in_port].OnCreditFreed(prio, frame_bytes);
   DropAt(local_port, prio, m, DropReason::kPfcWatchdog);
   ActOnPfc(in_port, prio, mmu_.PfcCheck(in_port, prio));
 }

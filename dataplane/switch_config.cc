@@ -26,7 +26,13 @@ StatusOr<SwitchConfig> Compile(const SwitchParams& params, std::span<const PortL
     for (cong::PriorityBufferParams& p : buffer.priorities) p.lossless = false;
   }
   buffer.headroom_bytes.clear();
+  buffer.credit_bytes.clear();
   for (const PortLink& link : ports) {
+    buffer.credit_bytes.push_back(link.credit_buffer_bytes);
+    if (link.credit_buffer_bytes > 0) {  // credits, not pauses, hold its sender back
+      buffer.headroom_bytes.push_back(0);
+      continue;
+    }
     if (params.headroom_bytes.has_value()) {
       buffer.headroom_bytes.push_back(*params.headroom_bytes);
       continue;

@@ -49,6 +49,8 @@ struct SwitchParams {
 struct PortLink {
   Rate rate;
   Time delay;
+  // A credit-based link: the buffer its ingress sets aside per priority (and no PFC headroom).
+  int64_t credit_buffer_bytes = 0;
 };
 
 struct SwitchConfig {

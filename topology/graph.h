@@ -22,6 +22,15 @@ enum class NodeKind : uint8_t { kHost, kSwitch };
 // What a cable is made of; it decides the default power per bit.
 enum class Media : uint8_t { kDac, kAoc, kPluggable, kLpo, kCpo };
 
+// Credit-based link-level flow control of a class's links (docs/congestion.md, "Credit-based
+// links"); the dataplane turns it into cong::CreditParams.
+struct CreditFlowControl {
+  int64_t buffer_bytes = 0;  // per priority, set aside by each receiver; 0: derived from the link
+  Time update_delay = Time::Zero();
+  Time resync_period = Time::Zero();
+  double update_loss_probability = 0;
+};
+
 // A named kind of link that builders reuse: every link records the class it was made from.
 struct LinkClass {
   std::string name;
@@ -31,6 +40,7 @@ struct LinkClass {
   double pj_per_bit = 0;          // one link end
   uint32_t ports_per_engine = 0;  // CPO: switch ports per optical engine; 0 otherwise
   double bit_error_rate = 0;
+  std::optional<CreditFlowControl> credit = std::nullopt;  // unset: PFC
 };
 using LinkClassId = uint16_t;
 

@@ -35,6 +35,11 @@ inline constexpr int kMaxScaleUpSwitchesPerDomain = 64;
 // Link classes are numbered by 16 bits in every link; a scenario with more than a thousand
 // kinds of cable is a generated mistake.
 inline constexpr int kMaxLinkClasses = 1024;
+// A credit buffer per priority: 1 GiB is far beyond any switch's whole buffer.
+inline constexpr int64_t kMinCreditBufferBytes = 9216;
+inline constexpr int64_t kMaxCreditBufferBytes = int64_t{1} << 30;
+// Credit update delay and resync period: up to 1 ms, a thousand times a long link's round trip.
+inline constexpr double kMaxCreditTimeNs = 1e6;
 // An explicit graph file larger than this is refused before it is read: 64 MiB holds a
 // description of several million links, more than any fabric this tool can run.
 inline constexpr int64_t kMaxGraphFileBytes = int64_t{64} << 20;

@@ -65,6 +65,40 @@ StatusOr<Media> ToMedia(fabric_emu::Media media, const std::string& path) {
 
 Time TimeFromNs(double ns) { return Time::FromPs(std::llround(ns * 1000.0)); }
 
+namespace {
+
+StatusOr<CreditFlowControl> ToCreditFlowControl(const fabric_emu::CreditFlowControl& proto,
+                                                const std::string& path) {
+  CreditFlowControl c;
+  if (proto.has_buffer_bytes()) {
+    // One jumbo frame at least: a smaller buffer could never take a frame.
+    Status s =
+        CheckRange(FieldPath(path, "buffer_bytes"), static_cast<double>(proto.buffer_bytes()),
+                   kMinCreditBufferBytes, static_cast<double>(kMaxCreditBufferBytes),
+                   "bytes per priority: at least a 9216-byte jumbo frame, at most 1 GiB");
+    if (!s.ok()) return s;
+    c.buffer_bytes = proto.buffer_bytes();
+  }
+  Status s = CheckRange(FieldPath(path, "update_delay_ns"), proto.update_delay_ns(), 0,
+                        kMaxCreditTimeNs, "in ns, up to 1 ms");
+  if (!s.ok()) return s;
+  c.update_delay = TimeFromNs(proto.update_delay_ns());
+  // Below 10 ns a blocked sender would flood the link with resync requests.
+  s = CheckRange(FieldPath(path, "resync_period_ns"), proto.resync_period_ns(), 10,
+                 kMaxCreditTimeNs, "in ns, from 10 ns up to 1 ms");
+  if (!s.ok()) return s;
+  c.resync_period = TimeFromNs(proto.resync_period_ns());
+  const double p = proto.update_loss_probability();
+  if (!(p >= 0 && p < 1)) {
+    return FieldError(FieldPath(path, "update_loss_probability"),
+                      "a probability in [0, 1): at 1 no credit ever returns");
+  }
+  c.update_loss_probability = p;
+  return c;
+}
+
+}  // namespace
+
 StatusOr<LinkClass> ToLinkClass(const fabric_emu::LinkClass& proto, const std::string& path) {
   LinkClass c;
   c.name = proto.name();
@@ -123,6 +157,18 @@ StatusOr<LinkClass> ToLinkClass(const fabric_emu::LinkClass& proto, const std::s
                  "per bit: at 1e-3 nearly every jumbo frame is lost already");
   if (!s.ok()) return s;
   c.bit_error_rate = proto.bit_error_rate();
+
+  if (proto.flow_control() == fabric_emu::CREDIT) {
+    StatusOr<CreditFlowControl> credit =
+        ToCreditFlowControl(proto.credit(), FieldPath(path, "credit"));
+    if (!credit.ok()) return credit.status();
+    c.credit = *credit;
+  } else if (proto.flow_control() != fabric_emu::PFC) {
+    return FieldError(FieldPath(path, "flow_control"), "choose PFC or CREDIT");
+  } else if (proto.has_credit()) {
+    return FieldError(FieldPath(path, "credit"),
+                      "only a class with flow_control: CREDIT has credits");
+  }
   return c;
 }
 

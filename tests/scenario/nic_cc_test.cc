@@ -6,6 +6,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "control/emulation.h"
 #include "control/report_writer.h"
@@ -44,6 +45,37 @@ TEST(NicCcScenarioTest, DcqcnOverridesReplaceSingleFieldsOfThePreset) {
   EXPECT_EQ(p->dcqcn.byte_counter_bytes, nvidia.byte_counter_bytes);
   EXPECT_EQ(p->dcqcn.fast_recovery_steps, nvidia.fast_recovery_steps);
   EXPECT_EQ(p->dcqcn.rate_reduce_monitor_period, nvidia.rate_reduce_monitor_period);
+}
+
+TEST(NicCcScenarioTest, NvidiaPresetSetsItsNotificationPointUnlessTheIntervalIsGiven) {
+  const std::string preset_only = R"pb(
+    topology { fat_tree { k: 4 } }
+    nic { cc { dcqcn { preset: NVIDIA } } }
+  )pb";
+  StatusOr<dp::NicParams> p = BuildNicParams(Load(preset_only).nic());
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  // ConnectX min_time_between_cnps (docs/congestion-control.md, [N2]).
+  EXPECT_EQ(p->cnp_pacer.min_interval, cong::CnpPacerParams::NvidiaConnectX().min_interval);
+  EXPECT_EQ(p->cnp_pacer.min_interval, Time::FromUs(4));
+  // Given explicitly, even at the proto default's value, the field wins over the preset.
+  StatusOr<dp::NicParams> given = BuildNicParams(Load(R"pb(
+                                                   topology { fat_tree { k: 4 } }
+                                                   nic {
+                                                     cnp_interval_ns: 50000
+                                                     cc { dcqcn { preset: NVIDIA } }
+                                                   }
+                                                 )pb")
+                                                     .nic());
+  ASSERT_TRUE(given.ok());
+  EXPECT_EQ(given->cnp_pacer.min_interval, Time::FromUs(50));
+  // The paper's preset keeps the paper's N.
+  StatusOr<dp::NicParams> paper = BuildNicParams(Load(R"pb(
+                                                   topology { fat_tree { k: 4 } }
+                                                   nic { cc { dcqcn { preset: PAPER } } }
+                                                 )pb")
+                                                     .nic());
+  ASSERT_TRUE(paper.ok());
+  EXPECT_EQ(paper->cnp_pacer.min_interval, Time::FromUs(50));
 }
 
 TEST(NicCcScenarioTest, DefaultsAreTheDocumentedOnes) {
@@ -175,6 +207,75 @@ TEST(NicCcScenarioTest, PermutationUnderDcqcnDeliversEverythingAndPacesCnps) {
   }
   EXPECT_EQ(j["cnps"]["received"], per_flow);
   EXPECT_EQ(j["mbufs_in_use_at_end"], 0);
+}
+
+}  // namespace
+}  // namespace fe::control
+
+namespace fe::control {
+namespace {
+
+double Jain(const std::vector<double>& x) {
+  double sum = 0, sq = 0;
+  for (double v : x) {
+    sum += v;
+    sq += v * v;
+  }
+  return sum * sum / (static_cast<double>(x.size()) * sq);
+}
+
+// Four 20 MB flows from the hosts of pod 1 into host 0's 100 Gb/s port, under the NVIDIA
+// preset; `cnp_interval` adds that field to the NIC section when not empty. Returns each flow's
+// throughput (bytes / FCT) and the PFC frames the switches sent.
+struct FairnessRun {
+  std::vector<double> gbps;
+  uint64_t pause_frames_sent = 0;
+};
+FairnessRun RunNvidiaIncast(const std::string& cnp_interval) {
+  const Ran r = RunText(R"pb(
+                          topology { fat_tree { k: 4 link_rate_gbps: 100 link_delay_ns: 1000 } }
+                          nic {)pb" +
+                        cnp_interval +
+                        R"pb(                              cc { dcqcn { preset: NVIDIA } } }
+                                                           traffic {
+      flow_list {
+        flow { src_host: 4 dst_host: 0 message_bytes: 20000000 }
+        flow { src_host: 5 dst_host: 0 message_bytes: 20000000 }
+        flow { src_host: 6 dst_host: 0 message_bytes: 20000000 }
+        flow { src_host: 7 dst_host: 0 message_bytes: 20000000 }
+      }
+    }
+  )pb");
+  FairnessRun f;
+  for (const FlowRecord& rec : r.metrics.SortedRecords()) {
+    f.gbps.push_back(20e6 * 8 / static_cast<double>(rec.fct().ps()) * 1e3);
+  }
+  for (const auto& q : r.summary["switch_queues"]) {
+    f.pause_frames_sent += q["pause_frames_sent"].get<uint64_t>();
+  }
+  EXPECT_EQ(r.summary["bytes_delivered"], 4 * 20000000);
+  return f;
+}
+
+// The issue's measurement: with the preset alone the notification point kept the paper's 50 us,
+// CNPs came twelve times too rarely for the NVIDIA reaction point's 4 us monitor period, the
+// bottleneck queue grew to 11 MB with PFC pausing, and the flows split 24.5/24.5/32.5/48.7 Gb/s
+// (Jain 0.916, reproduced below with the interval given by hand). The issue's bar for the preset
+// alone: Jain >= 0.95 (measured 0.997), and PFC silent (measured: no pause frame).
+TEST(NicCcScenarioTest, NvidiaPresetAloneSharesOneBottleneckFairly) {
+  const FairnessRun preset = RunNvidiaIncast("");
+  ASSERT_EQ(preset.gbps.size(), 4u);
+  const double jain = Jain(preset.gbps);
+  RecordProperty("jain_ppm", static_cast<int>(jain * 1e6));
+  EXPECT_GE(jain, 0.95);
+  EXPECT_EQ(preset.pause_frames_sent, 0u);
+  // The explicit field wins: the paper's 50 us, given by hand, brings the unfair split back.
+  const FairnessRun given = RunNvidiaIncast("cnp_interval_ns: 50000");
+  ASSERT_EQ(given.gbps.size(), 4u);
+  const double given_jain = Jain(given.gbps);
+  RecordProperty("given_50us_jain_ppm", static_cast<int>(given_jain * 1e6));
+  EXPECT_LT(given_jain, 0.95);
+  EXPECT_GT(given.pause_frames_sent, 0u);
 }
 
 }  // namespace

@@ -118,6 +118,30 @@ TEST(LinkClassTest, RefusesOutOfRangeFieldsWithThePath) {
             "link_class[0].length_m: give delay_ns or length_m, not both");
 }
 
+TEST(LinkClassTest, CreditFieldsAreCheckedAndDefaultedWithThePath) {
+  EXPECT_EQ(ErrorOf("link_class { name: \"x\" rate_gbps: 1 credit { update_delay_ns: 5 } }"),
+            "link_class[0].credit: only a class with flow_control: CREDIT has credits");
+  EXPECT_EQ(ErrorOf("link_class { name: \"x\" rate_gbps: 1 flow_control: CREDIT "
+                    "credit { update_loss_probability: 1 } }"),
+            "link_class[0].credit.update_loss_probability: a probability in [0, 1): at 1 no "
+            "credit ever returns");
+  EXPECT_EQ(ErrorOf("link_class { name: \"x\" rate_gbps: 1 flow_control: CREDIT "
+                    "credit { buffer_bytes: 100 } }")
+                .rfind("link_class[0].credit.buffer_bytes: must be in [9216, 1073741824]", 0),
+            0u);
+  StatusOr<Graph> g = BuildText(
+      "link_class { name: \"ib\" rate_gbps: 100 flow_control: CREDIT } "
+      "link_class { name: \"eth\" rate_gbps: 100 } fat_tree { k: 4 link_class: \"ib\" }");
+  ASSERT_TRUE(g.ok()) << g.status().message();
+  // Unset fields take the documented defaults; a PFC class has no credits.
+  ASSERT_TRUE(g->link_classes()[0].credit.has_value());
+  EXPECT_EQ(g->link_classes()[0].credit->buffer_bytes, 0);  // derived by the dataplane
+  EXPECT_EQ(g->link_classes()[0].credit->update_delay, Time::FromNs(200));
+  EXPECT_EQ(g->link_classes()[0].credit->resync_period, Time::FromNs(2600));
+  EXPECT_EQ(g->link_classes()[0].credit->update_loss_probability, 0);
+  EXPECT_FALSE(g->link_classes()[1].credit.has_value());
+}
+
 TEST(LinkClassTest, FatTreeByClassKeepsItsNumbering) {
   StatusOr<Graph> by_class = BuildText(
       "link_class { name: \"x\" rate_gbps: 400 delay_ns: 250 } fat_tree { k: 4 link_class: \"x\" "
