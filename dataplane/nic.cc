@@ -25,6 +25,7 @@ void NicCounts::Add(const NicCounts& o) {
   cnps_received += o.cnps_received;
   ce_marked_received += o.ce_marked_received;
   out_of_sequence += o.out_of_sequence;
+  reordered_packets += o.reordered_packets;
   duplicates += o.duplicates;
   alloc_failures += o.alloc_failures;
 }
@@ -45,7 +46,20 @@ StatusOr<NicConfig> CompileNicParams(const NicParams& params, Rate port_rate) {
   if (params.retransmit_timeout <= Time::Zero()) {
     return Status::Error("nic.retransmit_timeout: must be > 0");
   }
+  if (params.out_of_order && (params.reorder_window_packets == 0 ||
+                              params.reorder_window_packets % kSackBlockPackets != 0)) {
+    return Status::Error("nic.reorder_window_packets: must be a positive multiple of 64");
+  }
+  if (params.entropy.values == 0 || params.entropy.values > kMaxEntropyValues) {
+    return Status::Error("nic.entropy.values: must be 1 to " + std::to_string(kMaxEntropyValues));
+  }
+  if (params.entropy.packets_per_value == 0) {
+    return Status::Error("nic.entropy.packets_per_value: must be > 0");
+  }
   NicConfig c;
+  c.out_of_order = params.out_of_order;
+  if (params.out_of_order) c.send_window_packets = params.reorder_window_packets;
+  c.entropy = params.entropy;
   c.mtu_payload_bytes = params.mtu_payload_bytes;
   c.ack_every_packets = params.ack_every_packets;
   c.retransmit_timeout = params.retransmit_timeout;
@@ -93,6 +107,10 @@ Nic::Nic(uint32_t host, Scheduler* sched, EgressPort* port, rte_mempool* pool,
       paced_(config.cc != CongestionControl::kNone) {
   config_.ack_queue = port->QueueOf(kAckQueue);
   config_.cnp_queue = port->QueueOf(kCnpQueue);
+  if (config_.out_of_order) {
+    ooo_receiver_ = std::make_unique<OooReceiver>(config_.send_window_packets);
+    selective_ = std::make_unique<SelectiveSender>(config_.send_window_packets);
+  }
 }
 
 uint64_t Nic::EventArg(Timer t, uint64_t generation, uint32_t id) {
@@ -135,6 +153,7 @@ void Nic::OnEvent(uint64_t arg) {
 
 bool Nic::CanSend(uint32_t id, const SenderState& msg) const {
   if (msg.next_psn >= messages_->info[id].packets_total) return false;
+  if (msg.next_psn - msg.acked_packets >= config_.send_window_packets) return false;
   if (config_.cc != CongestionControl::kHpcc) return true;
   // As the HPCC authors' NIC: a packet may leave while the bytes in flight are below W (so W is
   // exceeded by less than one packet). Go-back-N rewinds next_psn, and the window with it.
@@ -289,9 +308,15 @@ void Nic::BuildDataPacket(uint32_t id, SenderState& msg, rte_mbuf* m) {
   const uint64_t left = info.spec.size_bytes - offset;
   const auto payload =
       static_cast<uint32_t>(left < config_.mtu_payload_bytes ? left : config_.mtu_payload_bytes);
-  const RoceFields f{
-      host_, info.spec.dst_host, info.udp_src_port, info.spec.dscp, kEcnEct0, op, QpnOf(id), psn,
-      last};
+  const RoceFields f{host_,
+                     info.spec.dst_host,
+                     EntropyPort(info.udp_src_port, psn, config_.entropy),
+                     info.spec.dscp,
+                     kEcnEct0,
+                     op,
+                     QpnOf(id),
+                     psn,
+                     last};
   WriteRocePacket(m, f, payload);
   InitIntStack(m, config_.cc == CongestionControl::kHpcc);
   ++counters_.data_packets_sent;
@@ -304,12 +329,14 @@ void Nic::BuildDataPacket(uint32_t id, SenderState& msg, rte_mbuf* m) {
   } else {
     msg.max_psn_sent = psn + 1;
   }
+  if (selective_ != nullptr) selective_->OnSent(msg);
   ArmRetransmit(id, msg);
 }
 
 void Nic::ArmRetransmit(uint32_t id, SenderState& msg) {
   if (msg.retransmit_deadline != Time::Infinite()) return;  // running; ACKs move it on
   msg.retransmit_deadline = sched_->Now() + config_.retransmit_timeout;
+  if (selective_ != nullptr) selective_->OnDeadlineSet(msg);
   // A pending event is due at an earlier deadline, as deadlines only grow: it will follow this one.
   if (msg.retransmit_event_pending) return;
   msg.retransmit_event_pending = true;
@@ -339,7 +366,11 @@ void Nic::OnRetransmitTimer(uint32_t id) {
     return;
   }
   ++counters_.retransmit_timeouts;
-  msg.next_psn = msg.acked_packets;
+  if (selective_ != nullptr) {
+    selective_->OnTimeout(msg);
+  } else {
+    msg.next_psn = msg.acked_packets;
+  }
   msg.retransmit_deadline = Time::Infinite();
   Enqueue(id);
   port_->Kick();

@@ -1,5 +1,6 @@
-// The frames a NIC receives: data (acknowledged, or NAKed on a gap), and the ACKs and CNPs that
-// drive its sending QPs.
+// The frames a NIC receives: data (acknowledged, or NAKed on a gap; in the out-of-order mode
+// placed by PSN and acknowledged with SACK blocks), and the ACKs and CNPs that drive its sending
+// QPs.
 #include "dataplane/nic.h"
 
 #include <rte_byteorder.h>
@@ -10,6 +11,7 @@
 
 #include "dataplane/int_stamp.h"
 #include "dataplane/packet_pool.h"
+#include "dataplane/sack.h"
 
 namespace fe::dp {
 namespace {
@@ -63,7 +65,9 @@ void Nic::OnData(rte_mbuf* m, uint32_t id, const HeaderView& h) {
     ++counters_.ce_marked_received;
     if (cong::ShouldSendCnp(config_.cnp_pacer, msg.cnp_pacer, sched_->Now())) SendCnp(id);
   }
+  if (ooo_receiver_ != nullptr) return OnOutOfOrderData(m, id, h, msg);
   if (h.psn > msg.expected_psn) {
+    ++counters_.reordered_packets;
     // Go-back-N: the packets past a gap are discarded, and one NAK per gap names the first
     // missing PSN (IBA 9.7.5.1.2: a NAK's BTH PSN is the PSN the responder expects).
     ++counters_.out_of_sequence;
@@ -96,7 +100,7 @@ void Nic::OnData(rte_mbuf* m, uint32_t id, const HeaderView& h) {
 }
 
 void Nic::SendAck(uint32_t id, ReceiverState& r, uint8_t syndrome, uint32_t psn,
-                  const rte_mbuf* echo) {
+                  const rte_mbuf* echo, std::span<const uint8_t> extension) {
   r.packets_since_ack = 0;
   rte_mbuf* a = AllocPacket(pool_);
   if (a == nullptr) {
@@ -107,7 +111,7 @@ void Nic::SendAck(uint32_t id, ReceiverState& r, uint8_t syndrome, uint32_t psn,
   const RoceFields f{host_,    info.spec.src_host,        info.udp_src_port, kDscpAck,
                      kEcnEct0, BthOpcode::kRcAcknowledge, QpnOf(id),         psn,
                      false};
-  WriteRoceAck(a, f, syndrome, r.expected_psn);
+  WriteRoceAck(a, f, syndrome, r.expected_psn, extension);
   CopyIntStack(echo, a);  // HPCC: the sender reads the path's telemetry from the ACK
   ++counters_.acks_sent;
   port_->Enqueue(a, config_.ack_queue);
@@ -130,7 +134,68 @@ void Nic::SendCnp(uint32_t id) {
   port_->Enqueue(c, config_.cnp_queue);
 }
 
+void Nic::OnOutOfOrderData(rte_mbuf* m, uint32_t id, const HeaderView& h, ReceiverState& r) {
+  const uint32_t packets_total = messages_->info[id].packets_total;
+  const uint32_t expected = r.expected_psn;
+  if (h.psn > expected) ++counters_.reordered_packets;
+  switch (ooo_receiver_->Place(r, h.psn, packets_total)) {
+    case Placement::kBeyond:
+      // The sender never runs this far ahead; a stray is resent once the timeout finds it lost.
+      ++counters_.out_of_sequence;
+      return;
+    case Placement::kDuplicate:
+      ++counters_.duplicates;  // re-acknowledged below, as the sender may have missed the ACK
+      break;
+    case Placement::kPlaced: {
+      const uint32_t payload = RocePayloadBytes(m);
+      r.bytes_delivered += payload;
+      counters_.payload_bytes_received += payload;
+      if (r.expected_psn == packets_total) {
+        r.delivered_at = sched_->Now();
+        if (observer_ != nullptr) observer_->OnDelivered(id, r.delivered_at);
+      }
+      break;
+    }
+  }
+  // In order, every ack_every_packets-th packet is acknowledged; anything else at once, so the
+  // sender learns of each packet past a gap (it must not resend it) and of the message's end.
+  const bool in_order = h.psn == expected;
+  if (++r.packets_since_ack >= config_.ack_every_packets || !in_order ||
+      r.expected_psn == packets_total) {
+    std::array<uint8_t, kSackBytes> sack;
+    WriteSack(ooo_receiver_->Sack(r, h.psn), r.expected_psn, sack.data());
+    // The BTH PSN is the last one received in order (before PSN 0 arrives: 0xffffff, one below it
+    // in 24-bit arithmetic).
+    SendAck(id, r, kAethAck, r.expected_psn - 1, m, sack);
+  }
+}
+
+void Nic::OnSelectiveAck(rte_mbuf* m, uint32_t id, uint32_t psn) {
+  SenderState& msg = messages_->sender[id];
+  ++counters_.acks_received;
+  const uint32_t packets_total = messages_->info[id].packets_total;
+  const uint32_t acked = (psn + 1) & 0xffffff;
+  SackBlock sack;
+  const bool has_sack = ReadSack(m, acked, &sack);
+  if (selective_->OnAck(msg, acked, has_sack ? &sack : nullptr, packets_total)) {
+    if (msg.acked_packets >= msg.max_psn_sent) {
+      msg.retransmit_deadline = Time::Infinite();  // the pending event lapses, or follows a send
+    } else {
+      msg.retransmit_deadline = sched_->Now() + config_.retransmit_timeout;
+      selective_->OnDeadlineSet(msg);
+    }
+  }
+  if (msg.acked_packets == packets_total && !msg.completed()) msg.completed_at = sched_->Now();
+  if (config_.cc == CongestionControl::kHpcc) return OnHpccAck(m, id, msg);
+  // The cumulative point moved the window on, or the SACK block moved the next PSN.
+  if (msg.send_queue == SendQueue::kNone && CanSend(id, msg)) {
+    Enqueue(id);
+    port_->Kick();
+  }
+}
+
 void Nic::OnAck(rte_mbuf* m, uint32_t id, uint32_t psn) {
+  if (selective_ != nullptr) return OnSelectiveAck(m, id, psn);
   SenderState& msg = messages_->sender[id];
   ++counters_.acks_received;
   const bool nak = AethSyndrome(m) == kAethNakPsnError;
