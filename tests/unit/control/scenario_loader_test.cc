@@ -77,6 +77,10 @@ const std::vector<BadFile>& BadFiles() {
        "traffic[0].permutation.message_bytes:", "[1, 2147483648]"},
       {"timeout_below_a_microsecond.textproto", "4",
        "nic.transport.retransmit_timeout_ns:", "got 100"},
+      {"reorder_window_not_a_multiple_of_64.textproto", "4",
+       "nic.transport.reorder_window_packets:", "got 100"},
+      {"entropy_past_the_dynamic_ports.textproto", "4",
+       "nic.transport.entropy.values:", "got 20000"},
       // 2 x 1 s x 100 Gb/s / 8 = 25 GB of headroom, plus a frame: more than 16 MiB.
       {"headroom_above_default_buffer.textproto", "3",
        "topology.fat_tree.link_delay_ns:", "headroom_bytes[0] (25000016398)"},
