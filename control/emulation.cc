@@ -62,6 +62,11 @@ StatusOr<dp::NicParams> BuildNicParams(const fabric_emu::NicConfig& nic) {
   p.mtu_payload_bytes = static_cast<uint32_t>(nic.mtu_payload_bytes());
   p.ack_every_packets = static_cast<uint32_t>(nic.ack_every_packets());
   p.retransmit_timeout = TimeFromNs(nic.transport().retransmit_timeout_ns());
+  p.out_of_order = nic.transport().delivery() == fabric_emu::Transport::OUT_OF_ORDER;
+  p.reorder_window_packets = static_cast<uint32_t>(nic.transport().reorder_window_packets());
+  p.entropy.values = static_cast<uint32_t>(nic.transport().entropy().values());
+  p.entropy.packets_per_value =
+      static_cast<uint32_t>(nic.transport().entropy().packets_per_value());
   p.cnp_pacer.min_interval = TimeFromNs(nic.cnp_interval_ns());
   switch (nic.cc().algorithm_case()) {
     case fabric_emu::CongestionControl::kDcqcn:

@@ -179,6 +179,9 @@ std::string SummaryJson(const fabric_emu::Scenario& scenario, uint64_t seed,
   // retransmissions.discarded_packets), so this is the packets the messages are made of.
   const uint64_t discarded = t.nics.out_of_sequence + t.nics.duplicates;
   j["packets_delivered"] = t.nics.data_packets_received - discarded;
+  // Arrived with a PSN above the one their receiver expected next: go-back-N discards them (they
+  // are in discarded_packets), the out-of-order mode keeps them.
+  j["reordered_packets"] = t.nics.reordered_packets;
   j["acks_sent"] = t.nics.acks_sent;
   // Retransmitted packets and bytes are inside packets_sent and bytes_sent, which count each
   // transmission: packets_sent = packets_delivered + data drops + discarded_packets.

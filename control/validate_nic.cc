@@ -1,5 +1,6 @@
 // The NIC section: transport, congestion control and its parameters.
 #include "control/validation.h"
+#include "dataplane/entropy.h"
 #include "dataplane/int_stamp.h"
 #include "topology/routes.h"
 
@@ -8,8 +9,10 @@ namespace {
 
 using fabric_emu::CongestionControl;
 using fabric_emu::Dcqcn;
+using fabric_emu::Entropy;
 using fabric_emu::Hpcc;
 using fabric_emu::NicConfig;
+using fabric_emu::Transport;
 
 // 256: the smallest RoCE path MTU. 9000: with its 62 bytes of Ethernet, IPv4, UDP, BTH, ICRC and
 // FCS a packet still fits the 9216-byte jumbo frames datacenter switches carry.
@@ -122,6 +125,25 @@ void CheckCongestionControl(Validation& v, const Site& s) {
   }
 }
 
+void CheckTransportModes(Validation& v, const Transport& t, const Site& s) {
+  if (t.delivery() == Transport::DELIVERY_UNSPECIFIED) {
+    v.out.Add(s, Transport::kDeliveryFieldNumber, "must be IN_ORDER or OUT_OF_ORDER");
+  }
+  // One bit per PSN in 64-PSN words, as the SACK blocks carry them; 65536 PSNs are 256 MB of
+  // 4 KB packets in flight per QP, past any bandwidth-delay product of a fabric.
+  const int window = t.reorder_window_packets();
+  if (window < 64 || window > 65536 || window % 64 != 0) {
+    v.out.Add(s, Transport::kReorderWindowPacketsFieldNumber,
+              "must be a multiple of 64 from 64 to 65536, got " + std::to_string(window));
+  }
+  if (!t.has_entropy()) return;
+  const Site e = s.Nested(Transport::kEntropyFieldNumber);
+  v.out.InRange(e, Entropy::kValuesFieldNumber, t.entropy().values(), 1,
+                static_cast<int>(dp::kMaxEntropyValues),
+                "source ports of the dynamic range 49152-65535");
+  v.out.AtLeast(e, Entropy::kPacketsPerValueFieldNumber, t.entropy().packets_per_value(), 1);
+}
+
 }  // namespace
 
 void ValidateNic(Validation& v) {
@@ -140,6 +162,7 @@ void ValidateNic(Validation& v) {
                   fabric_emu::Transport::kRetransmitTimeoutNsFieldNumber,
                   nic.transport().retransmit_timeout_ns(), 1e3, 1e13,
                   "in ns: from 1 us to 1e13 ns (2.8 hours)");
+    CheckTransportModes(v, nic.transport(), s.Nested(NicConfig::kTransportFieldNumber));
   }
   if (nic.has_cc()) CheckCongestionControl(v, s.Nested(NicConfig::kCcFieldNumber));
 }

@@ -8,6 +8,7 @@
 #include "congestion/cnp_pacer.h"
 #include "congestion/dcqcn.h"
 #include "core/units.h"
+#include "dataplane/psn_window.h"
 
 namespace fe::dp {
 
@@ -46,6 +47,8 @@ struct SenderState {
   uint32_t max_psn_sent = 0;   // one past the highest PSN ever sent: below it, a send is a resend
   uint32_t acked_packets = 0;  // cumulative: every PSN below it is acknowledged
   SendQueue send_queue = SendQueue::kNone;
+  // Out-of-order mode: its window of selectively acknowledged PSNs (selective_sender.h).
+  uint32_t sack_window = kNoWindow;
   // No path led to the destination (after a failure, or at the start): the sender gave the
   // message up, as an RC QP goes to its error state, and sends none of it again.
   bool unreachable = false;
@@ -78,9 +81,11 @@ struct SenderState {
 
 // Written by the receiving NIC alone.
 struct ReceiverState {
-  uint32_t expected_psn = 0;
+  uint32_t expected_psn = 0;  // the first PSN not yet received
   uint32_t packets_since_ack = 0;
-  bool nak_outstanding = false;   // a NAK went out for the current gap; cleared when it fills
+  bool nak_outstanding = false;  // a NAK went out for the current gap; cleared when it fills
+  // Out-of-order mode: its window of what arrived past expected_psn (ooo_receiver.h).
+  uint32_t reorder_window = kNoWindow;
   cong::CnpPacerState cnp_pacer;  // notification point: when this QP may send its next CNP
   uint64_t bytes_delivered = 0;
   Time delivered_at = Time::Infinite();  // last byte at the receiver

@@ -1,13 +1,8 @@
 #include "dataplane/nic.h"
 #include "dataplane/packet_pool.h"
 
-#include <rte_byteorder.h>
-#include <rte_ip.h>
-
 #include <algorithm>
-#include <array>
 #include <functional>
-#include <span>
 #include <string>
 
 #include "dataplane/int_stamp.h"
@@ -30,40 +25,18 @@ void NicCounts::Add(const NicCounts& o) {
   cnps_received += o.cnps_received;
   ce_marked_received += o.ce_marked_received;
   out_of_sequence += o.out_of_sequence;
+  reordered_packets += o.reordered_packets;
   duplicates += o.duplicates;
   alloc_failures += o.alloc_failures;
 }
 
 namespace {
 
-constexpr uint8_t kDscpAck = 26;  // ACKs ride the data class, as RoCE NICs send them
-constexpr uint8_t kDscpCnp = 48;
-
 // Event argument: timer kind (2 bits) | generation (38 bits) | message id (24 bits).
 constexpr int kIdBits = 24;
 constexpr int kGenerationBits = 38;
 constexpr uint64_t kIdMask = (uint64_t{1} << kIdBits) - 1;
 constexpr uint64_t kGenerationMask = (uint64_t{1} << kGenerationBits) - 1;
-
-bool IsData(uint8_t opcode) {
-  return opcode == static_cast<uint8_t>(BthOpcode::kRcSendFirst) ||
-         opcode == static_cast<uint8_t>(BthOpcode::kRcSendMiddle) ||
-         opcode == static_cast<uint8_t>(BthOpcode::kRcSendLast) ||
-         opcode == static_cast<uint8_t>(BthOpcode::kRcSendOnly);
-}
-
-uint32_t RocePayloadBytes(const rte_mbuf* m) {
-  const auto* ip = rte_pktmbuf_mtod_offset(m, const rte_ipv4_hdr*, kIpv4Offset);
-  const uint32_t total = rte_be_to_cpu_16(ip->total_length);
-  constexpr uint32_t kOverhead = kIpv4HeaderBytes + kUdpHeaderBytes + kBthBytes + kIcrcBytes;
-  return total > kOverhead ? total - kOverhead : 0;
-}
-
-// The AETH syndrome of an acknowledge packet, or 0xff when the frame has no AETH.
-uint8_t AethSyndrome(const rte_mbuf* m) {
-  if (rte_pktmbuf_data_len(m) < kRoceHeadersBytes + kAethBytes) return 0xff;
-  return *rte_pktmbuf_mtod_offset(m, const uint8_t*, kRoceHeadersBytes);
-}
 
 }  // namespace
 
@@ -73,7 +46,20 @@ StatusOr<NicConfig> CompileNicParams(const NicParams& params, Rate port_rate) {
   if (params.retransmit_timeout <= Time::Zero()) {
     return Status::Error("nic.retransmit_timeout: must be > 0");
   }
+  if (params.out_of_order && (params.reorder_window_packets == 0 ||
+                              params.reorder_window_packets % kSackBlockPackets != 0)) {
+    return Status::Error("nic.reorder_window_packets: must be a positive multiple of 64");
+  }
+  if (params.entropy.values == 0 || params.entropy.values > kMaxEntropyValues) {
+    return Status::Error("nic.entropy.values: must be 1 to " + std::to_string(kMaxEntropyValues));
+  }
+  if (params.entropy.packets_per_value == 0) {
+    return Status::Error("nic.entropy.packets_per_value: must be > 0");
+  }
   NicConfig c;
+  c.out_of_order = params.out_of_order;
+  if (params.out_of_order) c.send_window_packets = params.reorder_window_packets;
+  c.entropy = params.entropy;
   c.mtu_payload_bytes = params.mtu_payload_bytes;
   c.ack_every_packets = params.ack_every_packets;
   c.retransmit_timeout = params.retransmit_timeout;
@@ -121,6 +107,10 @@ Nic::Nic(uint32_t host, Scheduler* sched, EgressPort* port, rte_mempool* pool,
       paced_(config.cc != CongestionControl::kNone) {
   config_.ack_queue = port->QueueOf(kAckQueue);
   config_.cnp_queue = port->QueueOf(kCnpQueue);
+  if (config_.out_of_order) {
+    ooo_receiver_ = std::make_unique<OooReceiver>(config_.send_window_packets);
+    selective_ = std::make_unique<SelectiveSender>(config_.send_window_packets);
+  }
 }
 
 uint64_t Nic::EventArg(Timer t, uint64_t generation, uint32_t id) {
@@ -163,6 +153,7 @@ void Nic::OnEvent(uint64_t arg) {
 
 bool Nic::CanSend(uint32_t id, const SenderState& msg) const {
   if (msg.next_psn >= messages_->info[id].packets_total) return false;
+  if (msg.next_psn - msg.acked_packets >= config_.send_window_packets) return false;
   if (config_.cc != CongestionControl::kHpcc) return true;
   // As the HPCC authors' NIC: a packet may leave while the bytes in flight are below W (so W is
   // exceeded by less than one packet). Go-back-N rewinds next_psn, and the window with it.
@@ -317,9 +308,15 @@ void Nic::BuildDataPacket(uint32_t id, SenderState& msg, rte_mbuf* m) {
   const uint64_t left = info.spec.size_bytes - offset;
   const auto payload =
       static_cast<uint32_t>(left < config_.mtu_payload_bytes ? left : config_.mtu_payload_bytes);
-  const RoceFields f{
-      host_, info.spec.dst_host, info.udp_src_port, info.spec.dscp, kEcnEct0, op, QpnOf(id), psn,
-      last};
+  const RoceFields f{host_,
+                     info.spec.dst_host,
+                     EntropyPort(info.udp_src_port, psn, config_.entropy),
+                     info.spec.dscp,
+                     kEcnEct0,
+                     op,
+                     QpnOf(id),
+                     psn,
+                     last};
   WriteRocePacket(m, f, payload);
   InitIntStack(m, config_.cc == CongestionControl::kHpcc);
   ++counters_.data_packets_sent;
@@ -332,12 +329,14 @@ void Nic::BuildDataPacket(uint32_t id, SenderState& msg, rte_mbuf* m) {
   } else {
     msg.max_psn_sent = psn + 1;
   }
+  if (selective_ != nullptr) selective_->OnSent(msg);
   ArmRetransmit(id, msg);
 }
 
 void Nic::ArmRetransmit(uint32_t id, SenderState& msg) {
   if (msg.retransmit_deadline != Time::Infinite()) return;  // running; ACKs move it on
   msg.retransmit_deadline = sched_->Now() + config_.retransmit_timeout;
+  if (selective_ != nullptr) selective_->OnDeadlineSet(msg);
   // A pending event is due at an earlier deadline, as deadlines only grow: it will follow this one.
   if (msg.retransmit_event_pending) return;
   msg.retransmit_event_pending = true;
@@ -367,7 +366,11 @@ void Nic::OnRetransmitTimer(uint32_t id) {
     return;
   }
   ++counters_.retransmit_timeouts;
-  msg.next_psn = msg.acked_packets;
+  if (selective_ != nullptr) {
+    selective_->OnTimeout(msg);
+  } else {
+    msg.next_psn = msg.acked_packets;
+  }
   msg.retransmit_deadline = Time::Infinite();
   Enqueue(id);
   port_->Kick();
@@ -386,155 +389,6 @@ NicCounters Nic::counters() const {
   static_cast<NicCounts&>(c) = counters_;
   if (drops_ != nullptr) c.drops = *drops_;
   return c;
-}
-
-void Nic::Receive(uint16_t /*local_port*/, rte_mbuf* m) {
-  HeaderView h;
-  if (ParseHeaders(m, &h) != ParseError::kNone || !h.is_roce) return Drop(m, DropReason::kNotRoce);
-  const uint32_t id = h.dest_qp - kFirstQpn;
-  if (h.dest_qp < kFirstQpn || id >= messages_->size()) return Drop(m, DropReason::kUnknownQp);
-  if (IsData(h.opcode)) {
-    OnData(m, id, h);
-  } else if (h.opcode == static_cast<uint8_t>(BthOpcode::kRcAcknowledge)) {
-    OnAck(m, id, h.psn);
-  } else if (h.opcode == static_cast<uint8_t>(BthOpcode::kCnp)) {
-    OnCnp(id);
-  } else {
-    return Drop(m, DropReason::kNotRoce);
-  }
-  FreePacket(m);
-}
-
-void Nic::OnData(rte_mbuf* m, uint32_t id, const HeaderView& h) {
-  ReceiverState& msg = messages_->receiver[id];
-  ++counters_.data_packets_received;
-  if (h.ecn == kEcnCe) {
-    ++counters_.ce_marked_received;
-    if (cong::ShouldSendCnp(config_.cnp_pacer, msg.cnp_pacer, sched_->Now())) SendCnp(id);
-  }
-  if (h.psn > msg.expected_psn) {
-    // Go-back-N: the packets past a gap are discarded, and one NAK per gap names the first
-    // missing PSN (IBA 9.7.5.1.2: a NAK's BTH PSN is the PSN the responder expects).
-    ++counters_.out_of_sequence;
-    if (!msg.nak_outstanding) {
-      msg.nak_outstanding = true;
-      ++counters_.naks_sent;
-      SendAck(id, msg, kAethNakPsnError, msg.expected_psn, m);
-    }
-    return;
-  }
-  const bool last = h.opcode == static_cast<uint8_t>(BthOpcode::kRcSendLast) ||
-                    h.opcode == static_cast<uint8_t>(BthOpcode::kRcSendOnly);
-  if (h.psn < msg.expected_psn) {
-    // A resend of something delivered (its ACK was lost or late): re-ACK so the sender learns.
-    ++counters_.duplicates;
-  } else {
-    const uint32_t payload = RocePayloadBytes(m);
-    ++msg.expected_psn;
-    msg.nak_outstanding = false;
-    msg.bytes_delivered += payload;
-    counters_.payload_bytes_received += payload;
-    if (last) {
-      msg.delivered_at = sched_->Now();
-      if (observer_ != nullptr) observer_->OnDelivered(id, msg.delivered_at);
-    }
-  }
-  if (++msg.packets_since_ack >= config_.ack_every_packets || last) {
-    SendAck(id, msg, kAethAck, msg.expected_psn - 1, m);
-  }
-}
-
-void Nic::SendAck(uint32_t id, ReceiverState& r, uint8_t syndrome, uint32_t psn,
-                  const rte_mbuf* echo) {
-  r.packets_since_ack = 0;
-  rte_mbuf* a = AllocPacket(pool_);
-  if (a == nullptr) {
-    ++counters_.alloc_failures;
-    return;
-  }
-  const MessageInfo& info = messages_->info[id];
-  const RoceFields f{host_,    info.spec.src_host,        info.udp_src_port, kDscpAck,
-                     kEcnEct0, BthOpcode::kRcAcknowledge, QpnOf(id),         psn,
-                     false};
-  WriteRoceAck(a, f, syndrome, r.expected_psn);
-  CopyIntStack(echo, a);  // HPCC: the sender reads the path's telemetry from the ACK
-  ++counters_.acks_sent;
-  port_->Enqueue(a, config_.ack_queue);
-}
-
-void Nic::SendCnp(uint32_t id) {
-  rte_mbuf* c = AllocPacket(pool_);
-  if (c == nullptr) {
-    ++counters_.alloc_failures;
-    return;
-  }
-  // Annex A17.9.3: the CNP goes to the sender's QP; its PSN is unused.
-  const MessageInfo& info = messages_->info[id];
-  const RoceFields f{host_,      info.spec.src_host, info.udp_src_port, kDscpCnp,
-                     kEcnNotEct, BthOpcode::kCnp,    QpnOf(id),         0,
-                     false};
-  WriteRoceCnp(c, f);
-  InitIntStack(c, false);
-  ++counters_.cnps_sent;
-  port_->Enqueue(c, config_.cnp_queue);
-}
-
-void Nic::OnAck(rte_mbuf* m, uint32_t id, uint32_t psn) {
-  SenderState& msg = messages_->sender[id];
-  ++counters_.acks_received;
-  const bool nak = AethSyndrome(m) == kAethNakPsnError;
-  if (nak) ++counters_.naks_received;
-  // An ACK acknowledges its PSN and all before; a NAK everything before the PSN it names.
-  const uint32_t acked = nak ? psn : psn + 1;
-  const bool progress = acked > msg.acked_packets;
-  if (progress) msg.acked_packets = acked;
-  if (msg.next_psn < msg.acked_packets) msg.next_psn = msg.acked_packets;
-  if (nak && psn < msg.next_psn && !msg.unreachable) {
-    msg.next_psn = psn;  // go back N
-    Enqueue(id);
-    port_->Kick();
-  }
-  if (progress) {
-    if (msg.acked_packets >= msg.max_psn_sent) {
-      msg.retransmit_deadline = Time::Infinite();  // the pending event lapses, or follows a send
-    } else {
-      msg.retransmit_deadline = sched_->Now() + config_.retransmit_timeout;
-    }
-  }
-  if (msg.acked_packets == messages_->info[id].packets_total && !msg.completed()) {
-    msg.completed_at = sched_->Now();
-  }
-  if (config_.cc == CongestionControl::kHpcc) OnHpccAck(m, id, msg);
-}
-
-void Nic::OnHpccAck(const rte_mbuf* m, uint32_t id, SenderState& msg) {
-  HpccQp& qp = (*hpcc_)[id];
-  std::array<StampedHop, kMaxStampedHops> stamped;
-  const uint32_t n = ReadIntStack(m, stamped);
-  std::array<cong::IntHop, kMaxStampedHops> hops;
-  for (uint32_t i = 0; i < n; ++i) hops[i] = ExpandIntHop(stamped[i], qp.state.last_hops[i]);
-  // Sequence numbers in packets: max_psn_sent, unlike next_psn, never goes back.
-  const Rate before = qp.state.rate;
-  cong::OnAck(qp.config, qp.state, std::span<const cong::IntHop>(hops.data(), n), msg.acked_packets,
-              msg.max_psn_sent);
-  // A QP waiting out its gap takes the new rate at once, not after the gap of the old one.
-  if (qp.state.rate != before) Repace(id, msg);
-  // The ACK freed room in the window, or the window grew.
-  if (msg.send_queue == SendQueue::kNone && CanSend(id, msg)) {
-    Enqueue(id);
-    port_->Kick();
-  }
-}
-
-void Nic::OnCnp(uint32_t id) {
-  SenderState& msg = messages_->sender[id];
-  ++msg.cnps_received;
-  ++counters_.cnps_received;
-  if (config_.cc != CongestionControl::kDcqcn) return;  // HPCC reads INT, not ECN
-  cong::OnCnp(config_.dcqcn, msg.dcqcn, sched_->Now());
-  // Even without a cut (coalesced into the monitor period's end, or already at the floor) the CNP
-  // changed when the rate will next move, on which the packet's start was computed.
-  Repace(id, msg);
 }
 
 }  // namespace fe::dp

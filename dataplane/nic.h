@@ -2,7 +2,10 @@
 // packets, paces each queue pair at its congestion-control rate (round-robin among the QPs whose
 // turn has come, pulled by its port whenever the wire frees), acknowledges at the receiver (a NAK
 // on a sequence gap), recovers losses by go-back-N (on NAK or retransmission timeout), answers
-// CE-marked packets with CNPs, and completes a message when its last packet is ACKed.
+// CE-marked packets with CNPs, and completes a message when its last packet is ACKed. In the
+// out-of-order mode the receiver instead places packets by PSN and acknowledges selectively, and
+// the sender resends only what is missing (ooo_receiver.h, selective_sender.h); a QP may also
+// spread its packets over several UDP source ports (entropy.h).
 //
 // Under HPCC a QP's data packets collect in-band telemetry, and each ACK's echo of it sets the
 // QP's window (bytes in flight) and pacing rate.
@@ -28,6 +31,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "congestion/cnp_pacer.h"
@@ -39,8 +43,11 @@
 #include "dataplane/drop_reason.h"
 #include "dataplane/egress_port.h"
 #include "dataplane/element.h"
+#include "dataplane/entropy.h"
 #include "dataplane/message.h"
+#include "dataplane/ooo_receiver.h"
 #include "dataplane/packet.h"
+#include "dataplane/selective_sender.h"
 
 namespace fe::dp {
 
@@ -68,6 +75,13 @@ struct NicParams {
   cong::DcqcnParams dcqcn;  // line_rate is taken from the NIC's port
   // line_rate is taken from the NIC's port; base_rtt per QP from its path (PathBaseRtt).
   cong::HpccParams hpcc;
+  // Out-of-order mode: the receiver places packets by PSN anywhere in a window of this many PSNs
+  // past its first missing one and acknowledges selectively; the sender runs at most that far
+  // ahead of the cumulative acknowledgement and resends only what is missing. Off: in-order RC,
+  // go-back-N.
+  bool out_of_order = false;
+  uint32_t reorder_window_packets = 256;  // a multiple of 64
+  Entropy entropy;                        // source ports per QP
 };
 
 // NicParams checked and compiled for a NIC whose port runs at a given rate.
@@ -83,6 +97,11 @@ struct NicConfig {
   QueueId cnp_queue{};
   cong::DcqcnConfig dcqcn;
   cong::HpccParams hpcc;  // checked; compiled per QP by CompileHpccQp
+  bool out_of_order = false;
+  // PSNs a QP may send past its cumulative acknowledgement: the receiver's window out of order,
+  // unbounded in order.
+  uint32_t send_window_packets = UINT32_MAX;
+  Entropy entropy;
 };
 
 // Refuses bad parameters; the message names the field ("nic.retransmit_timeout: ...").
@@ -117,8 +136,10 @@ struct NicCounts {
   uint64_t cnps_received = 0;
   uint64_t ce_marked_received = 0;  // data packets arriving with IP ECN = CE
   uint64_t out_of_sequence = 0;     // data packets past a gap, discarded (go-back-N resends them)
-  uint64_t duplicates = 0;          // data packets already delivered, discarded and re-ACKed
-  uint64_t alloc_failures = 0;      // the packet pool was empty when a packet was due
+  // Data packets that arrived with a PSN above the one expected next, kept (out of order) or not.
+  uint64_t reordered_packets = 0;
+  uint64_t duplicates = 0;      // data packets already delivered, discarded and re-ACKed
+  uint64_t alloc_failures = 0;  // the packet pool was empty when a packet was due
 
   void Add(const NicCounts& o);
 };
@@ -195,7 +216,12 @@ class Nic final : public PacketReceiver, public PacketSource, public EventHandle
   bool CanSend(uint32_t id, const SenderState& msg) const;
   void OnRetransmitTimer(uint32_t id);
   // echo: the data packet answered, whose INT stack the ACK carries back.
-  void SendAck(uint32_t id, ReceiverState& r, uint8_t syndrome, uint32_t psn, const rte_mbuf* echo);
+  // extension: bytes after the AETH (the out-of-order mode's SACK block).
+  void SendAck(uint32_t id, ReceiverState& r, uint8_t syndrome, uint32_t psn, const rte_mbuf* echo,
+               std::span<const uint8_t> extension = {});
+  // The out-of-order mode's halves of OnData and OnAck.
+  void OnOutOfOrderData(rte_mbuf* m, uint32_t id, const HeaderView& h, ReceiverState& r);
+  void OnSelectiveAck(rte_mbuf* m, uint32_t id, uint32_t psn);
   void SendCnp(uint32_t id);
   void BuildDataPacket(uint32_t id, SenderState& msg, rte_mbuf* m);
   // Puts a QP with packets to send into the ready queue or, if paced into the future, the heap.
@@ -237,6 +263,9 @@ class Nic final : public PacketReceiver, public PacketSource, public EventHandle
   const Reachability* reach_ = nullptr;
   uint16_t host_port_ = 0;
   MessageObserver* observer_ = nullptr;
+  // The out-of-order mode's state (both null in order).
+  std::unique_ptr<OooReceiver> ooo_receiver_;
+  std::unique_ptr<SelectiveSender> selective_;
 };
 
 }  // namespace fe::dp

@@ -139,11 +139,14 @@ bool WriteRocePacket(rte_mbuf* m, const RoceFields& f, uint32_t payload_bytes) {
   return true;
 }
 
-bool WriteRoceAck(rte_mbuf* m, const RoceFields& f, uint8_t syndrome, uint32_t msn) {
-  uint8_t* aeth = WriteHeaders(m, f, kAethBytes, kAethBytes + kIcrcBytes);
+bool WriteRoceAck(rte_mbuf* m, const RoceFields& f, uint8_t syndrome, uint32_t msn,
+                  std::span<const uint8_t> extension) {
+  const auto stored = static_cast<uint32_t>(kAethBytes + extension.size());
+  uint8_t* aeth = WriteHeaders(m, f, stored, stored + kIcrcBytes);
   if (aeth == nullptr) return false;
   aeth[0] = syndrome;
   Store24(aeth + 1, msn & 0xffffff);
+  if (!extension.empty()) std::memcpy(aeth + kAethBytes, extension.data(), extension.size());
   SetVirtualBytes(m, kIcrcBytes);
   return true;
 }

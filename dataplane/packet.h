@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <span>
 
 #include "core/units.h"
 #include "dataplane/drop_reason.h"
@@ -179,9 +180,11 @@ struct RoceFields {
 };
 
 // Writes Eth/IPv4/UDP/BTH into m (which must be empty) and, for an ACK, an AETH with `syndrome`
-// and `msn`; payload_bytes (+ ICRC) are virtual. Returns false if the mbuf has no room.
+// and `msn` (then `extension`, stored after the AETH); payload_bytes (+ ICRC) are virtual.
+// Returns false if the mbuf has no room.
 bool WriteRocePacket(rte_mbuf* m, const RoceFields& f, uint32_t payload_bytes);
-bool WriteRoceAck(rte_mbuf* m, const RoceFields& f, uint8_t syndrome, uint32_t msn);
+bool WriteRoceAck(rte_mbuf* m, const RoceFields& f, uint8_t syndrome, uint32_t msn,
+                  std::span<const uint8_t> extension = {});
 bool WriteRoceCnp(rte_mbuf* m, const RoceFields& f);
 
 // Rewrites the ECN field of the IPv4 header and fixes its checksum incrementally (RFC 1624).
