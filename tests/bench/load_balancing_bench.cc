@@ -45,7 +45,7 @@ void BM_LoadBalancingK16(benchmark::State& state) {
       static_cast<double>(hops), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_LoadBalancingK16)
-    ->DenseRange(0, 5)
+    ->DenseRange(0, 3)
     ->ArgName("policy")
     ->Unit(benchmark::kMillisecond)
     ->Iterations(2);
