@@ -9,6 +9,7 @@
 #include "control/report/credit_json.h"
 #include "control/report/jobs_json.h"
 #include "control/report/kv_report.h"
+#include "control/report/load_balancing_report.h"
 #include "control/report/summary_jobs.h"
 #include "dataplane/drop_reason.h"
 #include "topology/path.h"
@@ -216,6 +217,7 @@ std::string SummaryJson(const fabric_emu::Scenario& scenario, uint64_t seed,
   j["switch_queues"] = SwitchQueuesJson(e);
   j["paused_host_uplinks"] = PausedHostsJson(e);
   if (Json c = CreditLinksJson(*e.fabric, e.sched.Now()); !c.is_null()) j["credit_links"] = c;
+  j["load_balancing"] = LoadBalancingJson(e);
   j["mbufs_in_use_at_end"] = e.fabric->mbufs_in_use();
   j["simulated_time_ns"] = Ns(run.simulated_time);
   j["events"] = run.events;

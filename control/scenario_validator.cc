@@ -65,6 +65,7 @@ std::vector<std::string> ValidateScenario(const Scenario& scenario,
     ValidateFailures(v);
   }
   if (scenario.has_switch_()) ValidateSwitch(v);
+  if (scenario.has_switch_()) ValidateLoadBalancing(v);
   if (scenario.has_nic()) ValidateNic(v);
   ValidateBuilds(v);
   CheckTraffic(v);

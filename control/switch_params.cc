@@ -7,6 +7,8 @@
 #include <tuple>
 #include <utility>
 
+#include "control/load_balancing_params.h"
+
 namespace fe::control {
 
 namespace {
@@ -70,6 +72,7 @@ dp::SwitchParams BuildSwitchParams(const fabric_emu::SwitchConfig& sw) {
   p.watchdog.detection_time = Time::FromPs(std::llround(wd.detection_time_ns() * 1000.0));
   p.watchdog.restoration_time = Time::FromPs(std::llround(wd.restoration_time_ns() * 1000.0));
   p.decrement_ttl = sw.decrement_ttl();
+  p.lb = BuildLbParams(sw.load_balancing());
   return p;
 }
 

@@ -68,6 +68,7 @@ void ReportTopologyError(Validation& v, const Site& topology_site, const std::st
 void ValidateTopology(Validation& v);  // fills v.graph when the topology builds
 void ValidateFailures(Validation& v);
 void ValidateSwitch(Validation& v);
+void ValidateLoadBalancing(Validation& v);  // the switch section's load_balancing blocks
 void ValidateNic(Validation& v);
 // Builds NICs and switches as the run will, once every field check has passed.
 void ValidateBuilds(Validation& v);

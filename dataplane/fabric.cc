@@ -156,6 +156,7 @@ StatusOr<std::unique_ptr<Fabric>> Fabric::Create(const topo::Graph& graph,
       w.node = n;
       w.ports = sw_ports;
       w.routes = &routes;
+      w.graph = &graph;
       w.num_hosts = static_cast<uint32_t>(graph.num_hosts());
       w.ecmp_seed = params.ecmp_seed * 0x9E3779B1u + n;
       w.random_seed = SplitMix64(params.random_seed ^ (uint64_t{n} << 32)).NextU64();

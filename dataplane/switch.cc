@@ -33,6 +33,7 @@ Switch::Switch(const SwitchWiring& w, SwitchConfig config)
     : node_(w.node),
       num_hosts_(w.num_hosts),
       ecmp_seed_(w.ecmp_seed),
+      lb_policy_(config.lb.policy),
       ports_(w.ports),
       routes_(w.routes->Of(w.node)),
       sched_(w.sched),
@@ -48,6 +49,12 @@ Switch::Switch(const SwitchWiring& w, SwitchConfig config)
     queue = QueueIdOf(priorities, queue).code;
   }
   config_.scheduler = QueueSchedulerConfig(config_.scheduler, priorities);
+  if (lb_policy_ != cong::LbPolicy::kHash) {
+    // Its own stream: the WRED draws stay those of the same run under hash.
+    lb_ =
+        std::make_unique<LoadBalancer>(config_.lb, ports_, w.random_seed ^ 0x6c62u, w.graph, node_);
+    lb_->SetRoutes(*w.routes);
+  }
   for (uint16_t p = 0; p < ports_.size(); ++p) {
     ports_[p].SetDequeueObserver(this, p);
     ports_[p].SetScheduler(&config_.scheduler);
@@ -81,12 +88,24 @@ SwitchQueueCounters Switch::queue_counters(uint16_t port, uint8_t prio) const {
   return c;
 }
 
-inline int Switch::Route(const HeaderView& h, uint32_t dst) const {
+inline int Switch::PeekRoute(const HeaderView& h, uint32_t dst) const {
   const std::span<const uint16_t> group = routes_.NextHops(dst);
   if (group.empty()) return -1;
   // Going down a fat-tree there is one way: no hash to compute for half of a path's hops.
   if (group.size() == 1) return group[0];
   const uint32_t hash = cong::EcmpHash(h.src_ip, h.dst_ip, h.src_port, h.dst_port, ecmp_seed_);
+  if (lb_policy_ != cong::LbPolicy::kHash) return lb_->Peek(group, hash, dst, sched_->Now());
+  return group[cong::PickEcmpMember(hash, static_cast<uint16_t>(group.size()))];
+}
+
+inline int Switch::PickRoute(const HeaderView& h, uint32_t dst, QueueId queue) {
+  const std::span<const uint16_t> group = routes_.NextHops(dst);
+  if (group.empty()) return -1;
+  if (group.size() == 1) return group[0];
+  const uint32_t hash = cong::EcmpHash(h.src_ip, h.dst_ip, h.src_port, h.dst_port, ecmp_seed_);
+  if (lb_policy_ != cong::LbPolicy::kHash) {
+    return lb_->Pick(group, hash, dst, queue, sched_->Now());
+  }
   return group[cong::PickEcmpMember(hash, static_cast<uint16_t>(group.size()))];
 }
 
@@ -95,7 +114,7 @@ void Switch::PrefetchReceive(uint16_t local_port, const rte_mbuf* m) const {
   if (ParseHeaders(m, &h) != ParseError::kNone) return;
   const uint32_t dst = HostOfIp(h.dst_ip);
   if (dst >= num_hosts_) return;
-  const int out = Route(h, dst);
+  const int out = PeekRoute(h, dst);
   if (out < 0) return;
   const QueueId queue{cong::PriorityOf(config_.dscp, h.dscp)};
   const uint8_t prio = queue.priority();
@@ -114,10 +133,10 @@ void Switch::Receive(uint16_t local_port, rte_mbuf* m) {
   if (dst >= num_hosts_) return Drop(m, DropReason::kUnknownDestination);
   if (config_.decrement_ttl && !DecrementTtl(m)) return Drop(m, DropReason::kTtlExpired);
 
-  const int route = Route(h, dst);
+  const QueueId queue{cong::PriorityOf(config_.dscp, h.dscp)};
+  const int route = PickRoute(h, dst, queue);
   if (route < 0) return Drop(m, DropReason::kUnknownDestination);
   const auto out = static_cast<uint16_t>(route);
-  const QueueId queue{cong::PriorityOf(config_.dscp, h.dscp)};
   const uint8_t prio = queue.priority();
   if (ports_[out].Stormed(queue)) return DropAt(out, prio, m, DropReason::kPfcWatchdog);
 

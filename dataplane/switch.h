@@ -23,6 +23,7 @@
 #include "dataplane/egress_port.h"
 #include "dataplane/egress_port_array.h"
 #include "dataplane/element.h"
+#include "dataplane/load_balancer.h"
 #include "dataplane/packet.h"
 #include "dataplane/switch_config.h"
 #include "topology/graph.h"
@@ -53,6 +54,7 @@ struct SwitchWiring {
   // DSCP map among them.
   EgressPortSpan ports;
   const topo::RouteTable* routes = nullptr;
+  const topo::Graph* graph = nullptr;  // WCMP weights follow its link rates
   uint32_t num_hosts = 0;
   uint32_t ecmp_seed = 0;
   uint64_t random_seed = 0;  // WRED draws; fixed per (run seed, switch) for reproducible runs
@@ -77,13 +79,21 @@ class Switch final : public PacketReceiver, public DequeueObserver, public Event
   void OnEvent(uint64_t what) override;
 
   // Routes from now on (reconvergence after a link changed); `routes` must outlive their use.
-  void SetRoutes(const topo::RouteTable* routes) { routes_ = routes->Of(node_); }
+  void SetRoutes(const topo::RouteTable* routes) {
+    routes_ = routes->Of(node_);
+    if (lb_ != nullptr) lb_->SetRoutes(*routes);
+  }
 
   topo::NodeId node() const { return node_; }
   const SwitchCounters& counters() const { return counters_; }
   SwitchQueueCounters queue_counters(uint16_t port, uint8_t prio) const;
   const cong::BufferAdmission& buffer() const { return mmu_; }
   size_t num_ports() const { return ports_.size(); }
+  cong::LbPolicy lb_policy() const { return lb_policy_; }
+  // Flows that moved to port `port` at a new flowlet (0 under policies without flowlets).
+  uint64_t flowlet_changes(uint16_t port) const {
+    return lb_ != nullptr ? lb_->flowlet_changes(port) : 0;
+  }
 
  private:
   // What a port's queues count and their pause timing. Few of a large fabric's ports ever mark,
@@ -101,9 +111,12 @@ class Switch final : public PacketReceiver, public DequeueObserver, public Event
     return q != nullptr ? (*q)[prio] : NewQueues(port)[prio];
   }
   [[gnu::cold, gnu::noinline]] PortQueues& NewQueues(uint16_t port);
-  // The egress port for a packet to host dst with headers h (an ECMP choice), or -1 when no
-  // route leads there. Inline in the receive, which runs it for every packet.
-  [[gnu::always_inline]] int Route(const HeaderView& h, uint32_t dst) const;
+  // The egress port for a packet to host dst with headers h, or -1 when no route leads there:
+  // PeekRoute guesses it without changing anything (the prefetch stage), PickRoute chooses it
+  // (a balancer's state moves on). Hash ECMP is the same in both, and computed inline: the
+  // other policies are one predictable branch away.
+  [[gnu::always_inline]] int PeekRoute(const HeaderView& h, uint32_t dst) const;
+  [[gnu::always_inline]] int PickRoute(const HeaderView& h, uint32_t dst, QueueId queue);
   // The paths few packets take are kept out of line, so that the per-packet ones keep their
   // state in registers.
   [[gnu::cold, gnu::noinline]] void Drop(rte_mbuf* m, DropReason reason);
@@ -125,6 +138,7 @@ class Switch final : public PacketReceiver, public DequeueObserver, public Event
   topo::NodeId node_;
   uint32_t num_hosts_;
   uint32_t ecmp_seed_;
+  cong::LbPolicy lb_policy_;  // kHash: lb_ is null
   EgressPortSpan ports_;
   topo::RouteTable::SwitchRoutes routes_;
   Scheduler* sched_;
@@ -136,6 +150,7 @@ class Switch final : public PacketReceiver, public DequeueObserver, public Event
   rte_mempool* pool_;
   Random random_;
   std::vector<std::unique_ptr<PortQueues>> queues_;  // by local port; null until first needed
+  std::unique_ptr<LoadBalancer> lb_;                 // policies other than hash
 };
 
 }  // namespace fe::dp

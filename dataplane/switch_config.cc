@@ -74,6 +74,9 @@ StatusOr<SwitchConfig> Compile(const SwitchParams& params, std::span<const PortL
   StatusOr<cong::EgressSchedulerConfig> sched = cong::Compile(params.scheduler);
   if (!sched.ok()) return Prefixed("scheduler", sched.status());
   c.scheduler = *sched;
+  StatusOr<cong::LbConfig> lb = cong::Compile(params.lb);
+  if (!lb.ok()) return Prefixed("load_balancing", lb.status());
+  c.lb = *lb;
   c.decrement_ttl = params.decrement_ttl;
   return c;
 }

@@ -13,6 +13,7 @@
 #include "congestion/buffer_admission.h"
 #include "congestion/dscp_map.h"
 #include "congestion/egress_scheduler.h"
+#include "congestion/load_balancing.h"
 #include "congestion/pfc.h"
 #include "congestion/pfc_watchdog.h"
 #include "congestion/wred.h"
@@ -43,6 +44,7 @@ struct SwitchParams {
   cong::EgressSchedulerParams scheduler;
   // Off by default: a fat-tree routes up then down and cannot loop, so TTL guards nothing there.
   bool decrement_ttl = false;
+  cong::LbParams lb;
 };
 
 // The link behind one local port of a switch.
@@ -63,6 +65,7 @@ struct SwitchConfig {
   uint8_t watchdog_queues = 0;                 // lossless queues the watchdog runs on
   cong::PfcWatchdogConfig watchdog;
   cong::EgressSchedulerConfig scheduler;
+  cong::LbConfig lb;
 };
 
 // Errors name the field, prefixed by the mechanism (e.g. "wred[3]: kmin_bytes ...").
