@@ -8,5 +8,5 @@ endif()
 # Any undefined behaviour aborts the input that caused it, as a crash would: a fuzzer that only
 # printed it would report the run as clean.
 set(FE_SANITIZE -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
-add_compile_options(${FE_SANITIZE} -fsanitize=fuzzer-no-link -g)
+add_compile_options(${FE_SANITIZE} -fsanitize=fuzzer-no-link -gline-tables-only)
 add_link_options(${FE_SANITIZE})
