@@ -6,8 +6,7 @@
 
 #include <string>
 
-#include "control/emulation.h"
-#include "control/scenario_loader.h"
+#include "fabric_run.h"
 
 namespace fe {
 namespace {
@@ -22,27 +21,8 @@ void BM_LoadBalancingK16(benchmark::State& state) {
       "} nic { mtu_payload_bytes: 4000 } traffic { permutation { message_bytes: 2000000 } } "
       "switch { load_balancing { policy: " +
       std::string(kPolicies[state.range(0)]) + " } }";
-  auto scenario = control::LoadScenarioText(text, "bench_k16");
-  if (!scenario.ok()) {
-    state.SkipWithError(scenario.status().message().c_str());
-    return;
-  }
   state.SetLabel(kPolicies[state.range(0)]);
-  uint64_t hops = 0;
-  for (auto _ : state) {
-    state.PauseTiming();
-    auto e = control::BuildEmulation(*scenario, 1, ".", dp::PoolMemory::kHostPages);
-    (*e)->sched.EnableWindows((*e)->fabric->lookahead(), (*e)->fabric->num_domains());
-    state.ResumeTiming();
-    (*e)->sched.RunUntil(Time::Infinite());
-    hops += (*e)->fabric->Totals().packet_hops;
-    state.PauseTiming();
-    e = Status::Error("released");  // tear down outside the timed region
-    state.ResumeTiming();
-  }
-  state.SetItemsProcessed(static_cast<int64_t>(hops));
-  state.counters["ns_per_hop"] = benchmark::Counter(
-      static_cast<double>(hops), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  bench::TimeFabricRuns(state, text, /*windows=*/true);
 }
 BENCHMARK(BM_LoadBalancingK16)
     ->DenseRange(0, 3)

@@ -6,13 +6,12 @@
 #include <cstdio>
 #include <memory>
 
-#include "control/emulation.h"
-#include "control/scenario_loader.h"
 #include "dataplane/eal.h"
 #include "dataplane/egress_port.h"
 #include "dataplane/egress_port_array.h"
 #include "dataplane/packet.h"
 #include "dataplane/packet_pool.h"
+#include "fabric_run.h"
 
 namespace fe {
 namespace {
@@ -76,26 +75,7 @@ void BM_FabricPermutation(benchmark::State& state) {
                 "link_delay_ns: 1000 } } nic { mtu_payload_bytes: 4000 } "
                 "traffic { permutation { message_bytes: 2000000 } }",
                 k);
-  auto scenario = control::LoadScenarioText(text, "bench");
-  if (!scenario.ok()) {
-    state.SkipWithError(scenario.status().message().c_str());
-    return;
-  }
-  uint64_t hops = 0;
-  for (auto _ : state) {
-    state.PauseTiming();
-    auto e = control::BuildEmulation(*scenario, 1, ".", dp::PoolMemory::kHostPages);
-    if (windows) (*e)->sched.EnableWindows((*e)->fabric->lookahead(), (*e)->fabric->num_domains());
-    state.ResumeTiming();
-    (*e)->sched.RunUntil(Time::Infinite());
-    hops += (*e)->fabric->Totals().packet_hops;
-    state.PauseTiming();
-    e = Status::Error("released");  // tear down outside the timed region
-    state.ResumeTiming();
-  }
-  state.SetItemsProcessed(static_cast<int64_t>(hops));
-  state.counters["ns_per_hop"] = benchmark::Counter(
-      static_cast<double>(hops), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  bench::TimeFabricRuns(state, text, windows);
 }
 BENCHMARK(BM_FabricPermutation)
     ->ArgsProduct({{4, 8}, {0, 1}})
