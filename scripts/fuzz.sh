@@ -5,7 +5,7 @@
 # tests of the layers below the dataplane under the same sanitizers.
 #
 #   scripts/fuzz.sh                   60 s per target, then the sanitised unit tests
-#   FUZZ_SECONDS=30 FUZZ_UNIT_TESTS= scripts/fuzz.sh   what CI runs
+#   FUZZ_SECONDS=30 scripts/fuzz.sh   what CI runs
 #   FUZZ_SECONDS=600 scripts/fuzz.sh  a longer search
 #   FUZZ_TARGETS=frame_fuzz scripts/fuzz.sh
 #
@@ -23,8 +23,8 @@ timeout_s=${FUZZ_TIMEOUT:-25}
 build_dir=${FUZZ_BUILD_DIR:-build-fuzz}
 read -r -a targets <<<"${FUZZ_TARGETS:-scenario_fuzz frame_fuzz}"
 # Unit tests that need no DPDK: the sanitizers check the code the fuzz targets reach through
-# them, from the scheduler to the topology builders and congestion control. CI leaves them out
-# (FUZZ_UNIT_TESTS=): their sanitised build does not fit its time budget.
+# them, from the scheduler to the topology builders and congestion control. FUZZ_UNIT_TESTS=
+# leaves them out.
 read -r -a unit_tests <<<"${FUZZ_UNIT_TESTS-core_test topology_test congestion_test}"
 
 # Bytes an input may have: enough for any shipped scenario (the largest is under 3 KB) and for
