@@ -1,0 +1,244 @@
+// The help texts of fabric-emu and of each command (declared in control/cli_args.h).
+#include "control/cli_args.h"
+
+#include <string>
+#include <string_view>
+
+namespace fe::control {
+namespace {
+
+constexpr std::string_view kVersion = "0.1.0";
+
+constexpr std::string_view kExitStatusHelp =
+    "Exit status:\n"
+    "  0  success\n"
+    "  1  the scenario was valid but the run failed (the error says why)\n"
+    "  2  bad usage, or the scenario was refused: every error is printed as\n"
+    "     FILE:LINE: field.path: reason (a syntax error as FILE:LINE:COLUMN: reason)\n";
+
+// validate runs nothing, so it cannot fail the way a run does.
+constexpr std::string_view kValidateExitStatusHelp =
+    "Exit status:\n"
+    "  0  the scenario is valid\n"
+    "  2  bad usage, or the scenario was refused: every error is printed as\n"
+    "     FILE:LINE: field.path: reason (a syntax error as FILE:LINE:COLUMN: reason)\n";
+
+constexpr std::string_view kTopoExitStatusHelp =
+    "Exit status:\n"
+    "  0  the fabric was described\n"
+    "  1  an output file could not be written\n"
+    "  2  bad usage, or the scenario was refused: every error is printed as\n"
+    "     FILE:LINE: field.path: reason (a syntax error as FILE:LINE:COLUMN: reason)\n";
+
+constexpr std::string_view kExportExitStatusHelp =
+    "Exit status:\n"
+    "  0  the workload was written\n"
+    "  1  the output file could not be written\n"
+    "  2  bad usage, or the scenario was refused: every error is printed as\n"
+    "     FILE:LINE: field.path: reason (a syntax error as FILE:LINE:COLUMN: reason)\n";
+
+constexpr std::string_view kOverviewHelp =
+    "fabric-emu: a RoCEv2 datacenter-fabric emulator. It runs RoCE traffic across an emulated\n"
+    "fabric (fat-tree, Clos, rail-optimised, scale-up domains, any graph) of switches and NICs,\n"
+    "with scheduled failures, and reports flow completion times, queues and drops.\n"
+    "\n"
+    "Usage:\n"
+    "  fabric-emu run SCENARIO.textproto [--out DIR] [--seed N] [--quiet]\n"
+    "  fabric-emu validate SCENARIO.textproto\n"
+    "  fabric-emu serve SCENARIO.textproto [--eal \"ARGS\"] [--duration-s S] [--out DIR]\n"
+    "  fabric-emu topo SCENARIO.textproto [--pair A,B] [--dot FILE|-] [--json FILE|-]\n"
+    "  fabric-emu export SCENARIO.textproto [-o FILE] [--seed N]\n"
+    "  fabric-emu COMMAND --help       details of one command\n"
+    "  fabric-emu --version\n"
+    "\n"
+    "Commands:\n"
+    "  run       emulate the scenario in virtual time, as fast as the CPU allows, and write\n"
+    "            DIR/summary.json and DIR/flows.csv; the same scenario and seed give the same\n"
+    "            results on every machine\n"
+    "  validate  check a scenario without running it\n"
+    "  serve     real-time mode: real hosts on DPDK ports send through the emulated fabric,\n"
+    "            alongside the scenario's emulated traffic\n"
+    "  topo      describe the fabric the scenario builds: nodes, ports, bisection,\n"
+    "            oversubscription, diameter, paths, cables and optics; Graphviz and JSON\n"
+    "  export    write the scenario's messages (every traffic section, with their\n"
+    "            dependencies) as a trace in the native CSV format, to replay or to edit\n"
+    "\n"
+    "A scenario is a Protobuf text file; docs/scenario.md describes every field.\n"
+    "\n"
+    "Examples:\n"
+    "  fabric-emu run scenarios/default.textproto\n"
+    "  fabric-emu run scenarios/bench_k8.textproto --out results/k8 --seed 7\n"
+    "  fabric-emu validate my_scenario.textproto\n"
+    "\n";
+
+constexpr std::string_view kRunHelp =
+    "Usage: fabric-emu run SCENARIO.textproto [--out DIR] [--seed N] [--quiet] [--realtime]\n"
+    "\n"
+    "Emulates SCENARIO in software mode: virtual time, no NIC, no hugepages, no DPDK arguments.\n"
+    "The whole scenario is validated first; if any field is wrong nothing runs.\n"
+    "\n"
+    "Options:\n"
+    "  --out DIR   where the results go (created if missing). Default: out/<scenario name>.\n"
+    "                DIR/summary.json  run totals: flows completed, FCT p50/p99/max, bytes and\n"
+    "                                  packets delivered, drops, simulated and wall time,\n"
+    "                                  packet-hops per wall second\n"
+    "                DIR/flows.csv     one row per flow (message): start, finish, FCT, ideal\n"
+    "                                  FCT and slowdown (empty for a flow not delivered),\n"
+    "                                  its job, when it really started, what it waited for\n"
+    "                DIR/collectives.csv  with collective or training sections: one row per\n"
+    "                                  operation, time, algbw and busbw (and a table in\n"
+    "                                  nccl-tests' layout on stdout)\n"
+    "                DIR/jobs.csv      with training sections: each iteration's time and\n"
+    "                                  communication share\n"
+    "                DIR/kv.csv        with kv_cache sections: each request's KV bytes,\n"
+    "                                  transfer time and queueing share\n"
+    "                DIR/rates.csv     with run.rate_sample_interval_ns: each flow's rate\n"
+    "                DIR/queues.csv    with run.queue_sample_interval_ns: each queue's depth\n"
+    "                DIR/<capture.file> with a capture section: a pcapng of chosen ports\n"
+    "              docs/scenario.md (Outputs) describes every field and column;\n"
+    "              docs/workloads.md the workloads behind them.\n"
+    "  --seed N    replaces run.seed (0 to 2^64-1), the seed of every random choice: traffic\n"
+    "              pattern, ECMP hashing, ECN marks\n"
+    "  --quiet     no progress line on stderr (as run { progress: false })\n"
+    "  --realtime  real-time mode, the same as `fabric-emu serve` (see serve --help), which\n"
+    "              also takes --eal \"ARGS\" and --duration-s S\n"
+    "  -h, --help  this text\n"
+    "\n"
+    "Examples:\n"
+    "  fabric-emu run scenarios/default.textproto\n"
+    "  fabric-emu run scenarios/bench_k16.textproto --out results/k16 --seed 2 --quiet\n"
+    "\n";
+
+constexpr std::string_view kValidateHelp =
+    "Usage: fabric-emu validate SCENARIO.textproto\n"
+    "\n"
+    "Checks SCENARIO as `run` would before running it (syntax, unknown fields, ranges, limits\n"
+    "between fields, host indices within the topology) and prints every error found, or\n"
+    "\"SCENARIO: valid\". Runs nothing and writes no files.\n"
+    "\n"
+    "Example:\n"
+    "  fabric-emu validate scenarios/default.textproto && echo valid\n"
+    "\n";
+
+constexpr std::string_view kTopoHelp =
+    "Usage: fabric-emu topo SCENARIO.textproto [--pair A,B] [--dot FILE|-] [--json FILE|-]\n"
+    "\n"
+    "Builds the scenario's fabric (after checking the whole scenario, as run does) and\n"
+    "describes it; runs no traffic. The text on stdout gives:\n"
+    "  nodes             hosts (endpoints), switches and links; per role its tier, how many\n"
+    "                    nodes and the fewest and most ports one of them uses\n"
+    "  bisection         the maximum flow from the first half of the hosts (by index) to\n"
+    "                    the second, every link carrying its rate each way\n"
+    "  oversubscription  per switch tier: capacity towards the tier below / towards the\n"
+    "                    tier above (2.00:1 means twice as much down as up)\n"
+    "  diameter          the longest shortest path between two hosts, in links\n"
+    "  paths             shortest paths and their length between the --pair endpoints\n"
+    "  cables, optics    links per media, transceiver ends, optics power in W\n"
+    "                    (2 ends x pJ/bit x rate per link) and CPO optical engines\n"
+    "docs/topology.md explains each figure.\n"
+    "\n"
+    "Options:\n"
+    "  --pair A,B      the endpoints whose paths are counted, as host indices or names\n"
+    "                  (e.g. 0,255 or h0,h255). Default: host 0 and the last host\n"
+    "  --dot FILE      write the graph for Graphviz, switches ranked by tier\n"
+    "                  (render: dot -Tsvg FILE -o fabric.svg); - writes it to stdout\n"
+    "  --json FILE     write the graph (nodes, links, link classes) and every figure above\n"
+    "                  as JSON; - writes it to stdout\n"
+    "  -h, --help      this text\n"
+    "\n"
+    "Examples:\n"
+    "  fabric-emu topo scenarios/clos_2to1.textproto\n"
+    "  fabric-emu topo scenarios/rail_scaleup.textproto --pair h0,h8 --json fabric.json\n"
+    "  fabric-emu topo scenarios/default.textproto --dot - | dot -Tsvg -o fabric.svg\n"
+    "\n";
+
+constexpr std::string_view kExportHelp =
+    "Usage: fabric-emu export SCENARIO.textproto [-o FILE] [--seed N]\n"
+    "\n"
+    "Writes the scenario's whole workload as a run would send it: every traffic section\n"
+    "(patterns, collectives, training, KV-cache transfers, traces) merged and numbered as in\n"
+    "flows.csv, random patterns drawn from the seed. One CSV row per message, under the header\n"
+    "  id,src,dst,bytes,start_ns,after,delay_ns,dscp,job\n"
+    "  id        the message's number, as in flows.csv\n"
+    "  src, dst  host indices\n"
+    "  bytes     its size\n"
+    "  start_ns  the earliest it may start (exact to the picosecond)\n"
+    "  after     ids of the messages it waits for (their last byte delivered), space-separated\n"
+    "  delay_ns  compute time from the last of those to its start\n"
+    "  dscp, job its traffic class and the job it belongs to\n"
+    "Nothing runs. docs/workloads.md (Trace replay and export) describes the format.\n"
+    "\n"
+    "To replay it, keep the scenario and replace its traffic sections with\n"
+    "  traffic { trace { file: \"FILE\" } }\n"
+    "(a relative FILE starts at that scenario's folder). With the same seed the replay writes\n"
+    "the same flows.csv, byte for byte. A trace section also replays htsim connection matrices\n"
+    "(.cm) and HPCC/ns-3 flow files (.txt); its time_scale, start_ns, host_offset and host\n"
+    "fields rescale, shift and place a trace (docs/scenario.md, TraceFile).\n"
+    "\n"
+    "Options:\n"
+    "  -o, --output FILE  where the CSV goes; - or none: stdout\n"
+    "  --seed N           replaces run.seed (0 to 2^64-1): the seed the random patterns\n"
+    "                     (permutation, incast, cdf_load, placement) are drawn from; replay\n"
+    "                     with the same one\n"
+    "  -h, --help         this text\n"
+    "\n"
+    "Examples:\n"
+    "  fabric-emu export scenarios/default.textproto -o default.csv\n"
+    "  fabric-emu export scenarios/trace_htsim.textproto | head\n"
+    "\n";
+
+constexpr std::string_view kServeHelp =
+    "Usage: fabric-emu serve SCENARIO.textproto [--eal \"ARGS\"] [--duration-s S] [--out DIR]\n"
+    "                        [--seed N] [--quiet]\n"
+    "\n"
+    "Real-time mode: the DPDK ports of the scenario's realtime section take the place of\n"
+    "emulated hosts, and real servers' packets cross the emulated fabric in real time, with the\n"
+    "scenario's emulated traffic. Ctrl-C stops cleanly and writes DIR/summary.json.\n"
+    "\n"
+    "Options:\n"
+    "  --eal \"ARGS\"     EAL arguments, replacing realtime.eal_args (e.g. \"-l 0-1\");\n"
+    "                   default: safe ones chosen from the ports, printed at start\n"
+    "  --duration-s S   stop after S seconds (replaces run.stop_ns); default: until Ctrl-C\n"
+    "  --out DIR        where the results go. Default: out/<scenario name>\n"
+    "  --seed N         replaces run.seed, for the emulated traffic\n"
+    "  --quiet          no progress line on stderr\n"
+    "  -h, --help       this text\n"
+    "\n"
+    "Example:\n"
+    "  sudo fabric-emu serve lab.textproto --duration-s 60\n"
+    "\n";
+
+}  // namespace
+
+std::string HelpText(Command topic) {
+  std::string_view body;
+  switch (topic) {
+    case Command::kRun:
+      body = kRunHelp;
+      break;
+    case Command::kValidate:
+      body = kValidateHelp;
+      break;
+    case Command::kServe:
+      body = kServeHelp;
+      break;
+    case Command::kTopo:
+      body = kTopoHelp;
+      break;
+    case Command::kExport:
+      body = kExportHelp;
+      break;
+    case Command::kHelp:
+    case Command::kVersion:
+      body = kOverviewHelp;
+      break;
+  }
+  return std::string(body) + std::string(topic == Command::kValidate ? kValidateExitStatusHelp
+                                         : topic == Command::kTopo   ? kTopoExitStatusHelp
+                                         : topic == Command::kExport ? kExportExitStatusHelp
+                                                                     : kExitStatusHelp);
+}
+
+std::string VersionText() { return "fabric-emu " + std::string(kVersion) + "\n"; }
+
+}  // namespace fe::control
