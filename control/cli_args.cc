@@ -22,7 +22,9 @@ enum class Option {
   kPair,
   kDot,
   kJson,
-  kExportFile
+  kExportFile,
+  kSet,
+  kJobs
 };
 
 struct OptionSpec {
@@ -36,6 +38,7 @@ constexpr OptionSpec kRunOptions[] = {
     {"--out", Option::kOut, true},      {"--seed", Option::kSeed, true},
     {"--quiet", Option::kQuiet, false}, {"--realtime", Option::kRealtime, false},
     {"--eal", Option::kEal, true},      {"--duration-s", Option::kDurationS, true},
+    {"--set", Option::kSet, true},
 };
 constexpr OptionSpec kServeOptions[] = {
     {"--out", Option::kOut, true},
@@ -57,6 +60,13 @@ constexpr OptionSpec kExportOptions[] = {
     {"--seed", Option::kSeed, true},
 };
 
+constexpr OptionSpec kSweepOptions[] = {
+    {"--set", Option::kSet, true},
+    {"--jobs", Option::kJobs, true},
+    {"--out", Option::kOut, true},
+    {"--quiet", Option::kQuiet, false},
+};
+
 std::span<const OptionSpec> OptionsOf(Command command) {
   switch (command) {
     case Command::kRun:
@@ -67,6 +77,8 @@ std::span<const OptionSpec> OptionsOf(Command command) {
       return kTopoOptions;
     case Command::kExport:
       return kExportOptions;
+    case Command::kSweep:
+      return kSweepOptions;
     default:
       return {};
   }
@@ -78,6 +90,7 @@ std::optional<Command> CommandNamed(std::string_view name) {
   if (name == "serve") return Command::kServe;
   if (name == "topo") return Command::kTopo;
   if (name == "export") return Command::kExport;
+  if (name == "sweep") return Command::kSweep;
   return std::nullopt;
 }
 
@@ -93,6 +106,8 @@ std::string_view NameOf(Command command) {
       return "topo";
     case Command::kExport:
       return "export";
+    case Command::kSweep:
+      return "sweep";
     case Command::kHelp:
       return "help";
     case Command::kVersion:
@@ -103,6 +118,9 @@ std::string_view NameOf(Command command) {
 
 // --duration-s becomes run.stop_ns, which validation holds to kMaxScenarioTimeNs.
 constexpr double kMaxDurationS = kMaxScenarioTimeNs * 1e-9;
+
+// Runs at once in a sweep: each is a process of its own.
+constexpr int kMaxJobs = 1024;
 
 bool IsHelp(std::string_view arg) { return arg == "--help" || arg == "-h"; }
 
@@ -171,6 +189,20 @@ Status ApplyOption(Command command, const OptionSpec& spec, std::string_view val
       if (value.empty()) return UsageError(command, flag + " needs a file, or - for stdout");
       args->export_file = std::string(value);
       return Status::Ok();
+    case Option::kSet:  // parsed by control/sweep/, which knows the scenario's fields
+      args->set.emplace_back(value);
+      return Status::Ok();
+    case Option::kJobs: {
+      int jobs = 0;
+      const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), jobs);
+      if (value.empty() || ec != std::errc() || end != value.data() + value.size() || jobs < 1 ||
+          jobs > kMaxJobs) {
+        return UsageError(command, flag + " takes a whole number from 1 to " +
+                                       std::to_string(kMaxJobs) + ", got " + quoted);
+      }
+      args->jobs = jobs;
+      return Status::Ok();
+    }
   }
   return Status::Ok();
 }
@@ -234,6 +266,7 @@ StatusOr<CliArgs> ParseCommand(Command command, std::span<const std::string_view
                                    std::string(command == Command::kValidate ? "check"
                                                : command == Command::kTopo   ? "describe"
                                                : command == Command::kExport ? "export"
+                                               : command == Command::kSweep  ? "sweep"
                                                                              : "run"));
   }
   return args;
@@ -258,7 +291,7 @@ StatusOr<CliArgs> ParseCliArgs(int argc, char** argv) {
       const std::optional<Command> topic = CommandNamed(all[1]);
       if (!topic) {
         return Status::Error("help: no command '" + std::string(all[1]) +
-                             "'; commands are run, validate, serve, topo and export");
+                             "'; commands are run, validate, serve, topo, export and sweep");
       }
       args.help_topic = *topic;
     }
@@ -269,7 +302,7 @@ StatusOr<CliArgs> ParseCliArgs(int argc, char** argv) {
     const std::string what = first.starts_with("-") ? "unknown option '" : "unknown command '";
     return Status::Error(
         what + std::string(first) +
-        "'; commands are run, validate, serve, topo and export (see 'fabric-emu --help')");
+        "'; commands are run, validate, serve, topo, export and sweep (see 'fabric-emu --help')");
   }
   return ParseCommand(*command, std::span(all).subspan(1));
 }

@@ -48,6 +48,7 @@ constexpr std::string_view kOverviewHelp =
     "  fabric-emu serve SCENARIO.textproto [--eal \"ARGS\"] [--duration-s S] [--out DIR]\n"
     "  fabric-emu topo SCENARIO.textproto [--pair A,B] [--dot FILE|-] [--json FILE|-]\n"
     "  fabric-emu export SCENARIO.textproto [-o FILE] [--seed N]\n"
+    "  fabric-emu sweep SCENARIO.textproto --set PATH=V1,V2,... [--jobs N] [--out DIR]\n"
     "  fabric-emu COMMAND --help       details of one command\n"
     "  fabric-emu --version\n"
     "\n"
@@ -62,6 +63,8 @@ constexpr std::string_view kOverviewHelp =
     "            oversubscription, diameter, paths, cables and optics; Graphviz and JSON\n"
     "  export    write the scenario's messages (every traffic section, with their\n"
     "            dependencies) as a trace in the native CSV format, to replay or to edit\n"
+    "  sweep     run the scenario over a grid of field values (link rates, thresholds, ...)\n"
+    "            in parallel and tabulate the headline results: DIR/sweep.csv, sweep.html\n"
     "\n"
     "A scenario is a Protobuf text file; docs/scenario.md describes every field.\n"
     "\n"
@@ -100,6 +103,9 @@ constexpr std::string_view kRunHelp =
     "  --seed N    replaces run.seed (0 to 2^64-1), the seed of every random choice: traffic\n"
     "              pattern, ECMP hashing, ECN marks\n"
     "  --quiet     no progress line on stderr (as run { progress: false })\n"
+    "  --set PATH=VALUE  replaces one scenario field, e.g. topology.fat_tree.link_rate_gbps=400,\n"
+    "              traffic[0].permutation.message_bytes=1e6, nic.cc={dcqcn {}}; repeatable.\n"
+    "              The scenario is validated again with the values in (docs/sweep.md)\n"
     "  --realtime  real-time mode, the same as `fabric-emu serve` (see serve --help), which\n"
     "              also takes --eal \"ARGS\" and --duration-s S\n"
     "  -h, --help  this text\n"
@@ -187,6 +193,49 @@ constexpr std::string_view kExportHelp =
     "  fabric-emu export scenarios/trace_htsim.textproto | head\n"
     "\n";
 
+constexpr std::string_view kSweepHelp =
+    "Usage: fabric-emu sweep SCENARIO.textproto --set PATH=V1,V2,... [--set PATH=...]\n"
+    "                        [--jobs N] [--out DIR] [--quiet]\n"
+    "\n"
+    "Runs SCENARIO once for every point of a grid: the cartesian product of the --set lists\n"
+    "(the first --set varies slowest). Every point is validated before anything runs; one\n"
+    "refused point refuses the sweep, naming it. Each point runs as `fabric-emu run` in its\n"
+    "own directory, DIR/point-NNN-<field>=<value>-..., on its own scenario.textproto there (run\n"
+    "it alone with `fabric-emu run scenario.textproto --out .` from that directory).\n"
+    "\n"
+    "Outputs:\n"
+    "  DIR/sweep.csv    one row per point: its values, then flows completed, FCT and slowdown\n"
+    "                   p50/p99, makespan, goodput, drops, ECN marks, pause frames, CNPs,\n"
+    "                   retransmissions, deepest queue (and training iteration times), read\n"
+    "                   from the point's summary.json; its directory and status\n"
+    "  DIR/sweep.html   the same figures against each swept field, and the table\n"
+    "\n"
+    "Ctrl-C stops launching, ends the running points and keeps the finished ones; the same\n"
+    "command again resumes: a point finished with the same scenario is not run again.\n"
+    "\n"
+    "Options:\n"
+    "  --set PATH=V1,V2,...  a field and its values. PATH names the field from the scenario's\n"
+    "                top: topology.fat_tree.link_rate_gbps, switch.queue[0].wred.kmin_bytes,\n"
+    "                traffic[1].incast.senders. Enums by name (NVIDIA), bools true/false, a\n"
+    "                message in text format ({dcqcn {}}); a value in quotes or braces keeps\n"
+    "                its commas. docs/sweep.md has the rules\n"
+    "  --jobs N      points run at once (1 to 1024). Default: the number of online CPUs\n"
+    "  --out DIR     where the points and tables go. Default: out/<scenario name>-sweep\n"
+    "  --quiet       no progress lines on stderr\n"
+    "  -h, --help    this text\n"
+    "\n"
+    "Example:\n"
+    "  fabric-emu sweep scenarios/clos_2to1.textproto \\\n"
+    "      --set topology.link_class[1].rate_gbps=400,800,1600 --jobs 2\n"
+    "\n";
+
+constexpr std::string_view kSweepExitStatusHelp =
+    "Exit status:\n"
+    "  0    every point ran\n"
+    "  1    a point's run failed (its DIR/<point>/run.log says why); the others ran\n"
+    "  2    bad usage, or a point was refused: nothing ran\n"
+    "  130  stopped by SIGINT (143: SIGTERM); the finished points are kept\n";
+
 constexpr std::string_view kServeHelp =
     "Usage: fabric-emu serve SCENARIO.textproto [--eal \"ARGS\"] [--duration-s S] [--out DIR]\n"
     "                        [--seed N] [--quiet]\n"
@@ -228,6 +277,9 @@ std::string HelpText(Command topic) {
     case Command::kExport:
       body = kExportHelp;
       break;
+    case Command::kSweep:
+      body = kSweepHelp;
+      break;
     case Command::kHelp:
     case Command::kVersion:
       body = kOverviewHelp;
@@ -236,6 +288,7 @@ std::string HelpText(Command topic) {
   return std::string(body) + std::string(topic == Command::kValidate ? kValidateExitStatusHelp
                                          : topic == Command::kTopo   ? kTopoExitStatusHelp
                                          : topic == Command::kExport ? kExportExitStatusHelp
+                                         : topic == Command::kSweep  ? kSweepExitStatusHelp
                                                                      : kExitStatusHelp);
 }
 
