@@ -1,5 +1,6 @@
-// sweep.html: one self-contained page (no script, no network) with the sweep's table, the rows
-// of sweep.csv.
+// sweep.html: one self-contained page (inline SVG, no script, no network): each headline figure
+// against each swept field (sweep_charts.h), then the table of sweep.csv, every number as
+// sweep.csv writes it.
 #pragma once
 
 #include <span>

@@ -66,11 +66,43 @@ for i, r in enumerate(rows):
         assert float(r[col]) == float(v), (r["dir"], col, r[col], v)
 PY
 
+# sweep.html: every marker of the chart of a figure against a field is a point of sweep.csv,
+# (the field's value, the figure), and every finished point has its marker.
+python3 - "$work/a" <<'PY' || fail "2x2 sweep: sweep.html's charts do not plot sweep.csv"
+import csv, os, sys
+from collections import Counter
+from html.parser import HTMLParser
+out = sys.argv[1]
+rows = list(csv.DictReader(open(os.path.join(out, "sweep.csv"))))
+class Charts(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.charts, self.title = {}, None
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "svg":
+            self.title = a["aria-label"]
+            self.charts[self.title] = Counter()
+        elif tag == "circle" and "data-x" in a:
+            self.charts[self.title][(float(a["data-x"]), float(a["data-y"]))] += 1
+p = Charts()
+p.feed(open(os.path.join(out, "sweep.html")).read())
+axes = {"k": "topology.fat_tree.k", "message_bytes": "traffic[0].permutation.message_bytes"}
+figures = [c for c in rows[0] if c not in ("point", "dir", "status", "flows_total",
+                                           "bytes_delivered") and c not in axes.values()]
+assert len(p.charts) == len(axes) * len(figures), (len(p.charts), sorted(p.charts))
+for label, path in axes.items():
+    for f in figures:
+        want = Counter((float(r[path]), float(r[f])) for r in rows)
+        got = p.charts[f"{f} against {label}"]
+        assert got == want, (f, label, got, want)
+PY
+
 # Same sweep, same bytes: the table depends on the scenario and the grid alone.
 "$bin" sweep "$base" "${grid[@]}" --jobs 1 --out "$work/b" --quiet >/dev/null 2>&1 ||
   fail "second sweep failed"
 cmp -s "$work/a/sweep.csv" "$work/b/sweep.csv" || fail "the same sweep wrote another sweep.csv"
-[ -s "$work/a/sweep.html" ] || fail "no sweep.html"
+cmp -s "$work/a/sweep.html" "$work/b/sweep.html" || fail "the same sweep wrote another sweep.html"
 
 # Resume: only the removed point runs again, and the table comes out the same.
 rm -rf "$work/a/point-002-k=4-message_bytes=4096"
