@@ -14,6 +14,7 @@
 #include "control/sweep/child_processes.h"
 #include "control/sweep/sweep_csv.h"
 #include "control/sweep/sweep_html.h"
+#include "control/sweep/sweep_table.h"
 #include "core/printable.h"
 
 namespace fe::control {
@@ -154,8 +155,9 @@ int RunSweep(const CliArgs& args, const fabric_emu::Scenario& base) {
   const size_t total = grid.points.size();
   if (!args.quiet) {
     std::cerr << "sweep: " << total << " points in " << out_dir << ": " << resumed
-              << " resumed (finished before, same scenario), " << commands.size() << " to run, "
-              << std::min(jobs, std::max<size_t>(commands.size(), 1)) << " at a time\n";
+              << " resumed (finished before, same scenario), " << commands.size() << " to run";
+    if (!commands.empty()) std::cerr << ", " << std::min(jobs, commands.size()) << " at a time";
+    std::cerr << "\n";
   }
 
   size_t finished = resumed;
@@ -225,9 +227,10 @@ int RunSweep(const CliArgs& args, const fabric_emu::Scenario& base) {
               << " holds the finished ones, and the same command resumes\n";
     return 128 + stop_signal;
   }
-  std::cout << "sweep: " << total << " points: " << commands.size() << " run, " << resumed
-            << " resumed, " << failed + interrupted << " failed\n  outputs   " << csv_path << ", "
-            << html_path << "\n";
+  std::cout << SweepTable(grid.axes, records) << "sweep: " << total
+            << " points: " << commands.size() << " run, " << resumed << " resumed, "
+            << failed + interrupted << " failed\n  outputs   " << csv_path << ", " << html_path
+            << "\n";
   return failed + interrupted == 0 ? kExitOk : kExitRuntimeFailure;
 }
 

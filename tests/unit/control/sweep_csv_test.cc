@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "control/sweep/headline_results.h"
+#include "control/sweep/sweep_table.h"
 
 namespace fe::control {
 namespace {
@@ -89,6 +90,33 @@ TEST(SweepCsvTest, OneRowPerPointWithEmptyFiguresWhereNoRunFinished) {
             "point,traffic[0].job,fct_p99_ns,drops,dir,status\n"
             "0,\"\"\"x,y\"\"\",2500.25,2,point-000-job=x_y,ok\n"
             "1,z,,,point-001-job=z,not run\n");
+}
+
+TEST(SweepCsvTest, TerminalTableAlignsTheHeadlineInMicroseconds) {
+  std::vector<SweepAxis> axes(1);
+  axes[0].path = "topology.fat_tree.link_rate_gbps";
+  axes[0].label = "link_rate_gbps";
+  SweepPoint a;
+  a.values = {"400"};
+  SweepPoint b;
+  b.index = 1;
+  b.values = {"1600"};
+  std::vector<PointRecord> records(2);
+  records[0].point = &a;
+  records[0].status = PointStatus::kOk;
+  StatusOr<std::vector<HeadlineValue>> h = ReadHeadline(kSummary);
+  ASSERT_TRUE(h.ok());
+  records[0].headline = *h;
+  records[1].point = &b;
+  records[1].status = PointStatus::kInterrupted;
+  // kSummary: 15 of 16 flows, FCT p99 2500.25 ns, slowdown p99 2.75, 400 ns, 20 Gb/s, 2 drops.
+  EXPECT_EQ(SweepTable(axes, records),
+            "  point  link_rate_gbps  flows  FCT p99 us  slowdown p99  makespan us  goodput Gb/s  "
+            "drops  status\n"
+            "  0      400             15/16  2.500       2.750         0.400        20.0          "
+            "2      ok\n"
+            "  1      1600            -      -           -             -            -             "
+            "-      interrupted\n");
 }
 
 }  // namespace
