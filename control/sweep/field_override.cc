@@ -259,6 +259,35 @@ void Write(pb::Message* m, const pb::FieldDescriptor* f, std::optional<int> inde
       v);
 }
 
+struct ResolvedPath {
+  std::vector<Step> steps;
+  std::vector<const pb::FieldDescriptor*> fields;  // one per step
+};
+
+// The fields `path` names from `root`, checked on the message as it is. A message not set reads
+// as its default instance, whose repeated fields are empty, so an index into it is refused too.
+StatusOr<ResolvedPath> Resolve(const pb::Message& root, std::string_view path) {
+  StatusOr<std::vector<Step>> steps = SplitPath(path);
+  if (!steps.ok()) return steps.status();
+  ResolvedPath resolved;
+  const pb::Message* at = &root;
+  for (size_t i = 0; i < steps->size(); ++i) {
+    const Step& step = (*steps)[i];
+    StatusOr<const pb::FieldDescriptor*> f = FieldOf(*at, step);
+    if (!f.ok()) return f.status();
+    resolved.fields.push_back(*f);
+    if (i + 1 == steps->size()) break;
+    if ((*f)->message_type() == nullptr) {
+      return Status::Error(Shown(step) + " (" + TypeName(*f) +
+                           ") is not a message: nothing can follow it");
+    }
+    const pb::Reflection* r = at->GetReflection();
+    at = step.index ? &r->GetRepeatedMessage(*at, *f, *step.index) : &r->GetMessage(*at, *f);
+  }
+  resolved.steps = std::move(steps).value();
+  return resolved;
+}
+
 }  // namespace
 
 StatusOr<FieldOverride> ParseFieldOverride(std::string_view arg) {
@@ -270,40 +299,30 @@ StatusOr<FieldOverride> ParseFieldOverride(std::string_view arg) {
   return FieldOverride{std::string(arg.substr(0, eq)), std::string(arg.substr(eq + 1))};
 }
 
+Status CheckFieldPath(const pb::Message& root, std::string_view path) {
+  return Resolve(root, path).status();
+}
+
 Status SetFieldByPath(pb::Message* root, std::string_view path, std::string_view value) {
-  StatusOr<std::vector<Step>> steps = SplitPath(path);
-  if (!steps.ok()) return steps.status();
   // First every check, on the message as it is: nothing is created or switched before the path
-  // and the value are known to be good. A message not set reads as its default instance, whose
-  // repeated fields are empty, so an index into it is refused here too.
-  std::vector<const pb::FieldDescriptor*> fields;
-  const pb::Message* at = root;
-  for (size_t i = 0; i < steps->size(); ++i) {
-    const Step& step = (*steps)[i];
-    StatusOr<const pb::FieldDescriptor*> f = FieldOf(*at, step);
-    if (!f.ok()) return f.status();
-    fields.push_back(*f);
-    if (i + 1 == steps->size()) break;
-    if ((*f)->message_type() == nullptr) {
-      return Status::Error(Shown(step) + " (" + TypeName(*f) +
-                           ") is not a message: nothing can follow it");
-    }
-    const pb::Reflection* r = at->GetReflection();
-    at = step.index ? &r->GetRepeatedMessage(*at, *f, *step.index) : &r->GetMessage(*at, *f);
-  }
+  // and the value are known to be good.
+  StatusOr<ResolvedPath> resolved = Resolve(*root, path);
+  if (!resolved.ok()) return resolved.status();
+  const std::vector<Step>& steps = resolved->steps;
+  const std::vector<const pb::FieldDescriptor*>& fields = resolved->fields;
   const pb::FieldDescriptor* leaf = fields.back();
   StatusOr<Value> v = ParseValue(leaf, value);
   if (!v.ok()) {
-    return Status::Error(Shown(steps->back()) + " (" + TypeName(leaf) +
+    return Status::Error(Shown(steps.back()) + " (" + TypeName(leaf) +
                          "): " + v.status().message());
   }
   pb::Message* m = root;
-  for (size_t i = 0; i + 1 < steps->size(); ++i) {
+  for (size_t i = 0; i + 1 < steps.size(); ++i) {
     const pb::Reflection* r = m->GetReflection();
-    const std::optional<int> index = (*steps)[i].index;
+    const std::optional<int> index = steps[i].index;
     m = index ? r->MutableRepeatedMessage(m, fields[i], *index) : r->MutableMessage(m, fields[i]);
   }
-  Write(m, leaf, steps->back().index, *v);
+  Write(m, leaf, steps.back().index, *v);
   return Status::Ok();
 }
 

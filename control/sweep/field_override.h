@@ -26,6 +26,10 @@ struct FieldOverride {
 // Splits "PATH=VALUE"; refuses an argument without '=' or with an empty path.
 StatusOr<FieldOverride> ParseFieldOverride(std::string_view arg);
 
+// Whether `path` names a field that can be set in `root` as it is (the checks of SetFieldByPath
+// that do not depend on the value), with the same messages.
+Status CheckFieldPath(const google::protobuf::Message& root, std::string_view path);
+
 // Writes `value` into the field `path` names inside `root`. On error `root` is left as it was,
 // and the message names what is wrong without the path itself ("no field 'x' in FatTree; fields
 // are k, ..."), for the caller to put after "--set PATH: ".

@@ -12,6 +12,9 @@ StatusOr<fabric_emu::Scenario> WithOverrides(const fabric_emu::Scenario& base,
                                              const std::string& scenario_path) {
   fabric_emu::Scenario scenario = base;
   for (const FieldOverride& o : overrides) {
+    if (Status s = CheckFieldPath(scenario, o.path); !s.ok()) {
+      return Status::Error("--set " + Printable(o.path) + ": " + s.message());
+    }
     if (Status s = SetFieldByPath(&scenario, o.path, o.value); !s.ok()) {
       return Status::Error("--set " + Printable(o.path) + "=" + Printable(o.value) + ": " +
                            s.message());

@@ -13,7 +13,8 @@
 namespace fe::control {
 
 // `base` (valid on its own) with each override written in, in order, then checked by the
-// scenario validator. Errors: "--set PATH=VALUE: reason" for a value the field cannot take, else
+// scenario validator. Errors: "--set PATH: reason" for a path that names no field to set,
+// "--set PATH=VALUE: reason" for a value the field cannot take, else
 // every rule the result breaks, as "FILE: field.path: reason" (FILE is `scenario_path`, which
 // also locates relative input paths; no line, since the values are not in the file), one a line.
 StatusOr<fabric_emu::Scenario> WithOverrides(const fabric_emu::Scenario& base,

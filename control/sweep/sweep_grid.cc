@@ -151,7 +151,11 @@ StatusOr<SweepGrid> BuildSweepGrid(const fabric_emu::Scenario& base, std::vector
         return Status::Error("--set " + Printable(axes[a].path) + " given twice");
       }
     }
-    // Each value alone first: a value its field cannot take is named once, not in every point.
+    // The path once, then each value alone: an error is named once, not in every point.
+    if (Status s = CheckFieldPath(base, axes[a].path); !s.ok()) {
+      add_error("--set " + Printable(axes[a].path) + ": " + s.message());
+      continue;
+    }
     for (const std::string& v : axes[a].values) {
       fabric_emu::Scenario probe = base;
       if (Status s = SetFieldByPath(&probe, axes[a].path, v); !s.ok()) {

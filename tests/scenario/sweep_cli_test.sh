@@ -156,13 +156,13 @@ check_refused() {
   [ "$rc" -eq 2 ] || fail "$*: exit $rc, want 2"
   grep -qF -- "$want" "$work/stderr" || fail "$*: no '$want' in: $(cat "$work/stderr")"
 }
-check_refused 'no field "link_rat_gbps" in FatTree; fields are k, link_rate_gbps, link_delay_ns, link_class' \
+check_refused '--set topology.fat_tree.link_rat_gbps: no field "link_rat_gbps" in FatTree; fields are k, link_rate_gbps, link_delay_ns, link_class' \
   sweep "$base" --set topology.fat_tree.link_rat_gbps=400,800 --out "$work/x"
-check_refused 'link_rate_gbps (double): takes a finite number, got "fast"' \
+check_refused '--set topology.fat_tree.link_rate_gbps=fast: link_rate_gbps (double): takes a finite number, got "fast"' \
   sweep "$base" --set topology.fat_tree.link_rate_gbps=400,fast --out "$work/x"
-check_refused 'k (int32): out of range: takes -2147483648 to 2147483647, got "4294967296"' \
+check_refused '--set topology.fat_tree.k=4294967296: k (int32): out of range: takes -2147483648 to 2147483647, got "4294967296"' \
   run "$base" --set topology.fat_tree.k=4294967296 --out "$work/x"
-check_refused 'traffic[1]: no such element: the scenario has 1 traffic entry, [0]' \
+check_refused '--set traffic[1].permutation.message_bytes: traffic[1]: no such element: the scenario has 1 traffic entry, [0]' \
   run "$base" --set 'traffic[1].permutation.message_bytes=1' --out "$work/x"
 check_refused '(run takes one value; `fabric-emu sweep` runs a list)' \
   run "$base" --set topology.fat_tree.link_rate_gbps=400,800 --out "$work/x"

@@ -133,6 +133,16 @@ TEST(SweepGridTest, AValueItsFieldCannotTakeIsNamedOnce) {
             "2147483647, got \"four\"");
 }
 
+TEST(SweepGridTest, APathThatNamesNoFieldIsNamedOnce) {
+  StatusOr<SweepGrid> grid = BuildSweepGrid(
+      Load(kFatTree), Axes({"topology.fat_tree.link_rat_gbps=400,800,1600", "run.seed=1,2"}),
+      "x.textproto");
+  ASSERT_FALSE(grid.ok());
+  EXPECT_EQ(grid.status().message(),
+            "--set topology.fat_tree.link_rat_gbps: no field \"link_rat_gbps\" in FatTree; fields "
+            "are k, link_rate_gbps, link_delay_ns, link_class");
+}
+
 TEST(SweepGridTest, RefusesRepeatsEmptinessAndHugeGrids) {
   const fabric_emu::Scenario base = Load(kFatTree);
   EXPECT_EQ(
