@@ -15,6 +15,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+constexpr timespec kPoll{0, 100'000'000};  // 100 ms
+
 struct Running {
   size_t index;
   pid_t pid;
@@ -91,9 +93,10 @@ std::vector<ChildExit> RunChildren(std::span<const ChildCommand> commands, size_
       running.push_back(Running{i, pid, Clock::now()});
     }
     if (running.empty()) break;
-    siginfo_t info;
-    const int sig = ::sigwaitinfo(&waited, &info);
-    if (sig < 0) continue;  // EINTR
+    // A thread of this process that does not block SIGCHLD (none here, but a library may start
+    // one) would take it and drop it: the wait also ends every kPoll (100 ms), and the children are
+    // asked whatever woke it.
+    const int sig = ::sigtimedwait(&waited, nullptr, &kPoll);
     if ((sig == SIGINT || sig == SIGTERM) && *stop_signal == 0) {
       *stop_signal = sig;
       for (const Running& r : running) ::kill(r.pid, SIGTERM);

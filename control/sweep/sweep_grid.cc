@@ -15,8 +15,9 @@ namespace {
 // At most this many refused points are described; a grid refused for one reason would
 // otherwise repeat it for every point.
 constexpr size_t kMaxPointsDescribed = 5;
-// Bytes of a value kept in a directory name.
+// Bytes of a value kept in a directory name, and of the whole name.
 constexpr size_t kMaxNameValueBytes = 32;
+constexpr size_t kMaxNameBytes = 200;
 
 std::vector<std::string> SplitTopLevel(std::string_view text) {
   std::vector<std::string> parts;
@@ -113,6 +114,8 @@ std::string PointName(std::span<const SweepAxis> axes, size_t index, size_t coun
   for (size_t a = 0; a < axes.size(); ++a) {
     name += "-" + NamePart(axes[a].label) + "=" + NamePart(values[a]);
   }
+  // File systems take names of up to 255 bytes; the number in front keeps a cut name unique.
+  if (name.size() > kMaxNameBytes) name.resize(kMaxNameBytes);
   return name;
 }
 

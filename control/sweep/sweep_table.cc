@@ -9,8 +9,10 @@
 namespace fe::control {
 namespace {
 
-// Values wider than this are cut in the table (sweep.csv has them whole).
+// Values wider than this are cut in the table, and points past kMaxRows left out: sweep.csv
+// has them all.
 constexpr size_t kMaxCellBytes = 24;
+constexpr size_t kMaxRows = 100;
 
 std::string Cell(std::string_view text) {
   const std::string p = Printable(text);
@@ -40,7 +42,7 @@ std::string SweepTable(std::span<const SweepAxis> axes, std::span<const PointRec
     header.emplace_back(h);
   }
   rows.push_back(header);
-  for (const PointRecord& r : records) {
+  for (const PointRecord& r : records.first(std::min(records.size(), kMaxRows))) {
     std::vector<std::string> row = {std::to_string(r.point->index)};
     for (const std::string& v : r.point->values) row.push_back(Cell(v));
     const HeadlineValue* done = Find(r, "flows_completed");
@@ -67,6 +69,9 @@ std::string SweepTable(std::span<const SweepAxis> axes, std::span<const PointRec
     }
     line.erase(line.find_last_not_of(' ') + 1);
     out += line + "\n";
+  }
+  if (records.size() > kMaxRows) {
+    out += "  ... and " + std::to_string(records.size() - kMaxRows) + " more points in sweep.csv\n";
   }
   return out;
 }

@@ -113,6 +113,21 @@ TEST(SweepGridTest, NamesKeepOnlyPlainCharacters) {
   EXPECT_EQ(grid->points[1].name, "point-001-cc=hpcc");
 }
 
+TEST(SweepGridTest, LongNamesAreCutTo200Bytes) {
+  // Ten axes: "point-000" and ten "-label=value" parts come to 214 bytes.
+  StatusOr<SweepGrid> grid = BuildSweepGrid(
+      Load(kFatTree),
+      Axes({"run.seed=1", "run.stop_ns=0", "run.progress=true", "run.rate_sample_interval_ns=0",
+            "run.queue_sample_interval_ns=0", "run.no_progress_timeout_ns=0",
+            "nic.mtu_payload_bytes=4096", "nic.ack_every_packets=1", "nic.cnp_interval_ns=50000",
+            "nic.transport.retransmit_timeout_ns=67108864"}),
+      "x.textproto");
+  ASSERT_TRUE(grid.ok()) << grid.status().message();
+  const std::string& name = grid->points[0].name;
+  EXPECT_EQ(name.size(), 200u);  // file systems take 255
+  EXPECT_TRUE(name.starts_with("point-000-seed=1-stop_ns=0-progress=true-")) << name;
+}
+
 TEST(SweepGridTest, ARefusedPointRefusesTheGridAndIsNamed) {
   // k must be even: k=3 is refused by the validator, k=2 and 4 are fine.
   StatusOr<SweepGrid> grid =
