@@ -60,14 +60,18 @@ bool FinishedBefore(const std::string& dir, const std::string& scenario_text) {
          fs::is_regular_file(dir + "/summary.json");
 }
 
-// The last line of a run's log that says something: why it failed.
-std::string LastLogLine(const std::string& log_path) {
-  const std::string log = ReadFile(log_path).value_or("");
-  size_t end = log.find_last_not_of("\n ");
-  if (end == std::string::npos) return "";
-  const size_t begin = log.rfind('\n', end);
-  return Printable(log.substr(begin == std::string::npos ? 0 : begin + 1,
-                              end - (begin == std::string::npos ? 0 : begin + 1) + 1));
+// Why a run failed, from its log: the last error line `run` wrote ("fabric-emu: run failed:
+// ..."), without its prefix, else the log's last line.
+std::string FailureReason(const std::string& log_path) {
+  std::istringstream log(ReadFile(log_path).value_or(""));
+  std::string reason;
+  std::string last;
+  constexpr std::string_view kPrefix = "fabric-emu: ";
+  for (std::string line; std::getline(log, line);) {
+    if (line.starts_with(kPrefix)) reason = line.substr(kPrefix.size());
+    if (line.find_first_not_of(' ') != std::string::npos) last = line;
+  }
+  return Printable(reason.empty() ? last : reason);
 }
 
 PointStatus StatusOf(const ChildExit& e) {
@@ -87,6 +91,65 @@ std::string HowItEnded(const ChildExit& e) {
 size_t DefaultJobs() {
   const long cores = ::sysconf(_SC_NPROCESSORS_ONLN);
   return cores > 0 ? static_cast<size_t>(cores) : 1;
+}
+
+// What a sweep does with its grid: which points run, by which command, and which resume.
+struct SweepPlan {
+  std::vector<PointRecord> records;  // one per point, in grid order
+  std::vector<ChildCommand> commands;
+  std::vector<size_t> command_point;  // commands[i] runs point command_point[i]
+  size_t resumed = 0;
+};
+
+// Each point that did not finish before gets its directory readied (outputs of an earlier run
+// removed, as `run` does) and its scenario written. A directory a point cannot use refuses the
+// sweep before anything runs.
+StatusOr<SweepPlan> PlanPoints(const SweepGrid& grid, const std::string& out_dir,
+                               const std::string& program) {
+  SweepPlan plan;
+  plan.records.resize(grid.points.size());
+  for (size_t p = 0; p < grid.points.size(); ++p) {
+    const SweepPoint& point = grid.points[p];
+    plan.records[p].point = &point;
+    const std::string dir = out_dir + "/" + point.name;
+    const std::string text = PointScenarioText(grid.axes, point);
+    if (FinishedBefore(dir, text)) {
+      plan.records[p].status = PointStatus::kOk;
+      ++plan.resumed;
+      continue;
+    }
+    const std::string capture = point.scenario.has_capture() ? point.scenario.capture().file() : "";
+    Status ready = PrepareOutputDir(dir, capture);
+    if (ready.ok()) {
+      std::error_code ec;
+      fs::remove(dir + "/" + kDoneMarker, ec);
+      ready = WriteFileAtomically(dir + "/" + kPointScenario, text);
+    }
+    if (!ready.ok()) return Status::Error(point.name + ": " + ready.message());
+    plan.commands.push_back(ChildCommand{
+        {program, "run", dir + "/" + kPointScenario, "--out", dir, "--quiet"}, dir + "/run.log"});
+    plan.command_point.push_back(p);
+  }
+  return plan;
+}
+
+// The headline of every finished point; a point whose summary cannot be read has failed.
+// Returns how many did so.
+size_t ReadHeadlines(const std::string& out_dir, std::span<PointRecord> records) {
+  size_t unreadable = 0;
+  for (PointRecord& r : records) {
+    if (r.status != PointStatus::kOk && r.status != PointStatus::kFailed) continue;
+    const std::string summary = out_dir + "/" + r.point->name + "/summary.json";
+    StatusOr<std::vector<HeadlineValue>> headline = ReadHeadline(ReadFile(summary).value_or(""));
+    if (headline.ok()) {
+      r.headline = std::move(headline).value();
+    } else if (r.status == PointStatus::kOk) {
+      std::cerr << "fabric-emu: " << summary << ": " << headline.status().message() << "\n";
+      r.status = PointStatus::kFailed;
+      ++unreadable;
+    }
+  }
+  return unreadable;
 }
 
 }  // namespace
@@ -118,57 +181,32 @@ int RunSweep(const CliArgs& args, const fabric_emu::Scenario& base) {
     std::cerr << "fabric-emu: sweep: cannot find its own program: " << ec.message() << "\n";
     return kExitRuntimeFailure;
   }
-
-  // Which points run; each of those gets its directory readied (a directory it cannot use
-  // refuses the sweep before anything runs) and its scenario written.
-  std::vector<PointRecord> records(grid.points.size());
-  std::vector<ChildCommand> commands;
-  std::vector<size_t> command_point;  // commands[i] runs point command_point[i]
-  size_t resumed = 0;
-  for (size_t p = 0; p < grid.points.size(); ++p) {
-    const SweepPoint& point = grid.points[p];
-    records[p].point = &point;
-    const std::string dir = out_dir + "/" + point.name;
-    const std::string text = PointScenarioText(grid.axes, point);
-    if (FinishedBefore(dir, text)) {
-      records[p].status = PointStatus::kOk;
-      ++resumed;
-      continue;
-    }
-    const std::string capture = point.scenario.has_capture() ? point.scenario.capture().file() : "";
-    Status ready = PrepareOutputDir(dir, capture);
-    if (ready.ok()) {
-      fs::remove(dir + "/" + kDoneMarker, ec);
-      ready = WriteFileAtomically(dir + "/" + kPointScenario, text);
-    }
-    if (!ready.ok()) {
-      std::cerr << "fabric-emu: sweep refused, nothing ran: " << point.name << ": "
-                << ready.message() << "\n";
-      return kExitBadInput;
-    }
-    commands.push_back(
-        ChildCommand{{program.string(), "run", dir + "/" + kPointScenario, "--out", dir, "--quiet"},
-                     dir + "/run.log"});
-    command_point.push_back(p);
+  StatusOr<SweepPlan> planned = PlanPoints(grid, out_dir, program.string());
+  if (!planned.ok()) {
+    std::cerr << "fabric-emu: sweep refused, nothing ran: " << planned.status().message() << "\n";
+    return kExitBadInput;
   }
+  SweepPlan& plan = *planned;
   const size_t jobs = args.jobs ? static_cast<size_t>(*args.jobs) : DefaultJobs();
   const size_t total = grid.points.size();
   if (!args.quiet) {
-    std::cerr << "sweep: " << total << " points in " << out_dir << ": " << resumed
-              << " resumed (finished before, same scenario), " << commands.size() << " to run";
-    if (!commands.empty()) std::cerr << ", " << std::min(jobs, commands.size()) << " at a time";
+    std::cerr << "sweep: " << total << " points in " << out_dir << ": " << plan.resumed
+              << " resumed (finished before, same scenario), " << plan.commands.size() << " to run";
+    if (!plan.commands.empty()) {
+      std::cerr << ", " << std::min(jobs, plan.commands.size()) << " at a time";
+    }
     std::cerr << "\n";
   }
 
-  size_t finished = resumed;
+  size_t finished = plan.resumed;
   size_t failed = 0;
   int stop_signal = 0;
   const std::vector<ChildExit> exits = RunChildren(
-      commands, jobs,
+      plan.commands, jobs,
       [&](size_t i, const ChildExit& e, size_t running) {
-        const SweepPoint& point = grid.points[command_point[i]];
+        const SweepPoint& point = grid.points[plan.command_point[i]];
         const std::string dir = out_dir + "/" + point.name;
-        PointStatus status = StatusOf(e);
+        const PointStatus status = StatusOf(e);
         if (status == PointStatus::kOk) {
           if (Status s = WriteFileAtomically(dir + "/" + kDoneMarker, kDoneText); !s.ok()) {
             std::cerr << "fabric-emu: " << point.name << ": " << s.message() << "\n";
@@ -178,7 +216,7 @@ int RunSweep(const CliArgs& args, const fabric_emu::Scenario& base) {
         if (status == PointStatus::kFailed) {
           ++failed;
           std::cerr << "fabric-emu: " << point.name << " failed (" << HowItEnded(e)
-                    << "): " << LastLogLine(dir + "/run.log") << " (" << dir << "/run.log)\n";
+                    << "): " << FailureReason(dir + "/run.log") << " (" << dir << "/run.log)\n";
         }
         if (!args.quiet) {
           char wall[32];
@@ -192,29 +230,18 @@ int RunSweep(const CliArgs& args, const fabric_emu::Scenario& base) {
 
   size_t interrupted = 0;
   size_t not_run = 0;
-  for (size_t i = 0; i < commands.size(); ++i) {
-    PointRecord& r = records[command_point[i]];
+  for (size_t i = 0; i < plan.commands.size(); ++i) {
+    PointRecord& r = plan.records[plan.command_point[i]];
     r.status = StatusOf(exits[i]);
     interrupted += r.status == PointStatus::kInterrupted;
     not_run += r.status == PointStatus::kNotRun;
   }
-  for (PointRecord& r : records) {
-    if (r.status != PointStatus::kOk && r.status != PointStatus::kFailed) continue;
-    const std::string summary = out_dir + "/" + r.point->name + "/summary.json";
-    StatusOr<std::vector<HeadlineValue>> headline = ReadHeadline(ReadFile(summary).value_or(""));
-    if (headline.ok()) {
-      r.headline = std::move(headline).value();
-    } else if (r.status == PointStatus::kOk) {
-      std::cerr << "fabric-emu: " << summary << ": " << headline.status().message() << "\n";
-      r.status = PointStatus::kFailed;
-      ++failed;
-    }
-  }
+  failed += ReadHeadlines(out_dir, plan.records);
   const std::string csv_path = out_dir + "/sweep.csv";
   const std::string html_path = out_dir + "/sweep.html";
   for (const auto& [path, contents] :
-       {std::pair{csv_path, SweepCsv(grid.axes, records)},
-        std::pair{html_path, SweepHtml(base.name(), grid.axes, records)}}) {
+       {std::pair{csv_path, SweepCsv(grid.axes, plan.records)},
+        std::pair{html_path, SweepHtml(base.name(), grid.axes, plan.records)}}) {
     if (Status s = WriteFileAtomically(path, contents); !s.ok()) {
       std::cerr << "fabric-emu: " << s.message() << "\n";
       return kExitRuntimeFailure;
@@ -227,8 +254,8 @@ int RunSweep(const CliArgs& args, const fabric_emu::Scenario& base) {
               << " holds the finished ones, and the same command resumes\n";
     return 128 + stop_signal;
   }
-  std::cout << SweepTable(grid.axes, records) << "sweep: " << total
-            << " points: " << commands.size() << " run, " << resumed << " resumed, "
+  std::cout << SweepTable(grid.axes, plan.records) << "sweep: " << total
+            << " points: " << plan.commands.size() << " run, " << plan.resumed << " resumed, "
             << failed + interrupted << " failed\n  outputs   " << csv_path << ", " << html_path
             << "\n";
   return failed + interrupted == 0 ? kExitOk : kExitRuntimeFailure;

@@ -137,6 +137,33 @@ assert a == b, "a point run alone differs from the sweep's run"
 PY
   fail "a point run alone differs from the sweep's"
 
+# A point whose run fails: the others run, the sweep exits 1 naming the point and the reason,
+# sweep.csv has its figures, and a second run runs it again. A bit-error rate of 1e-3 loses
+# every 4 KB frame (1 - (1 - 1e-3)^(8 x 4158) is 1 - 4e-15), so the sender gives up.
+cat >"$work/noisy.textproto" <<'PB'
+topology {
+  link_class { name: "noisy" rate_gbps: 100 delay_ns: 1000 bit_error_rate: 0 }
+  fat_tree { k: 2 link_class: "noisy" }
+}
+traffic { flow_list { flow { src_host: 0 dst_host: 1 message_bytes: 4096 } } }
+PB
+noisy=(--set 'topology.link_class[0].bit_error_rate=0,1e-3' --out "$work/noisy")
+"$bin" sweep "$work/noisy.textproto" "${noisy[@]}" >"$work/stdout" 2>"$work/stderr"
+rc=$?
+[ "$rc" -eq 1 ] || fail "failing point: exit $rc, want 1"
+grep -q "point-001-bit_error_rate=1e-3 failed (exit 1): run failed: no progress: 1 flows given up" \
+  "$work/stderr" || fail "failing point: not named with its reason: $(cat "$work/stderr")"
+python3 - "$work/noisy/sweep.csv" <<'PY' || fail "failing point: sweep.csv is wrong"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert [r["status"] for r in rows] == ["ok", "failed"], rows
+assert rows[0]["flows_completed"] == "1" and rows[1]["flows_completed"] == "0", rows
+assert rows[0]["drops"] == "0" and int(rows[1]["drops"]) > 0, rows
+PY
+"$bin" sweep "$work/noisy.textproto" "${noisy[@]}" >"$work/stdout" 2>/dev/null
+grep -q "sweep: 2 points: 1 run, 1 resumed, 1 failed" "$work/stdout" ||
+  fail "failing point: a second run must run it again and resume the other: $(cat "$work/stdout")"
+
 # One refused point refuses the grid: exit 2, the point named, nothing written.
 "$bin" sweep "$base" --set topology.fat_tree.k=2,3,4 --out "$work/refused" >/dev/null \
   2>"$work/stderr"
