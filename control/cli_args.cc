@@ -258,6 +258,9 @@ StatusOr<CliArgs> ParseCommand(Command command, std::span<const std::string_view
   if (args.command == Command::kRun && (args.eal_args || args.duration_s)) {
     return UsageError(command, "--eal and --duration-s go with --realtime");
   }
+  if (command == Command::kSweep && args.set.empty()) {
+    return UsageError(command, "give the values to run, as --set PATH=V1,V2,...");
+  }
   if (args.dot_file == "-" && args.json_file == "-") {
     return UsageError(command, "--dot - and --json - cannot both go to stdout");
   }

@@ -226,7 +226,7 @@ constexpr std::string_view kSweepHelp =
     "\n"
     "Example:\n"
     "  fabric-emu sweep scenarios/clos_2to1.textproto \\\n"
-    "      --set topology.link_class[1].rate_gbps=400,800,1600 --jobs 2\n"
+    "      --set 'topology.link_class[1].rate_gbps=400,800,1600' --jobs 2\n"
     "\n";
 
 constexpr std::string_view kSweepExitStatusHelp =

@@ -7,7 +7,10 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
+#include <span>
 #include <sstream>
+#include <string_view>
 
 #include "control/report/output_dir.h"
 #include "control/stop_signals.h"

@@ -32,14 +32,23 @@ TEST(SweepArgsTest, SweepTakesSetListsJobsOutAndQuiet) {
   EXPECT_EQ(SweepDir(plain.value(), scenario), "out/lab-sweep");
 }
 
+TEST(SweepArgsTest, ASweepNeedsASet) {
+  const StatusOr<CliArgs> a = ParseArgs({"sweep", "s.textproto", "--jobs", "2"});
+  ASSERT_FALSE(a.ok());
+  EXPECT_EQ(a.status().message(),
+            "sweep: give the values to run, as --set PATH=V1,V2,... (see 'fabric-emu sweep "
+            "--help')");
+}
+
 TEST(SweepArgsTest, JobsIsAWholeNumberFromOneTo1024) {
   for (const char* bad : {"0", "-1", "1025", "two", "1.5", ""}) {
-    const StatusOr<CliArgs> a = ParseArgs({"sweep", "s.textproto", std::string("--jobs=") + bad});
+    const StatusOr<CliArgs> a =
+        ParseArgs({"sweep", "s.textproto", "--set", "run.seed=1", std::string("--jobs=") + bad});
     ASSERT_FALSE(a.ok()) << bad;
     EXPECT_TRUE(Contains(a.status().message(), "--jobs takes a whole number from 1 to 1024"))
         << a.status().message();
   }
-  EXPECT_TRUE(ParseArgs({"sweep", "s.textproto", "--jobs", "1024"}).ok());
+  EXPECT_TRUE(ParseArgs({"sweep", "s.textproto", "--set", "run.seed=1", "--jobs", "1024"}).ok());
 }
 
 TEST(SweepArgsTest, RunTakesSetButNotJobs) {
