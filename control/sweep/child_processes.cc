@@ -40,6 +40,10 @@ pid_t Launch(const ChildCommand& command, pid_t parent, std::string* error) {
     // A sweep killed outright (SIGKILL) takes its runs with it rather than leaving them orphaned.
     ::prctl(PR_SET_PDEATHSIG, SIGTERM);
     if (::getppid() != parent) ::_exit(128 + SIGTERM);
+    // A process group of its own: a terminal's Ctrl-C reaches the sweep alone, which sends each
+    // child one SIGTERM. Had the child its own SIGINT too, that second signal would end it at
+    // once, without the outputs a stopped run writes.
+    ::setpgid(0, 0);
     sigset_t none;
     sigemptyset(&none);
     ::sigprocmask(SIG_SETMASK, &none, nullptr);

@@ -31,7 +31,8 @@ until [ -e "$p1/run.log" ]; do
   kill -0 "$pid" 2>/dev/null || break
   sleep 0.05
 done
-kill -INT "$pid"
+# As a terminal's Ctrl-C: to the sweep's whole process group (job control made it the leader).
+kill -INT -- -"$pid"
 wait "$pid"
 rc=$?
 [ "$rc" -eq 130 ] || fail "exit $rc, want 130: $(cat "$work/stderr")"
