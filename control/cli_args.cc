@@ -22,7 +22,8 @@ enum class Option {
   kPair,
   kDot,
   kJson,
-  kExportFile
+  kExportFile,
+  kEvents
 };
 
 struct OptionSpec {
@@ -33,9 +34,10 @@ struct OptionSpec {
 
 // `run --realtime` is `serve`; the real-time options are taken only together with it.
 constexpr OptionSpec kRunOptions[] = {
-    {"--out", Option::kOut, true},      {"--seed", Option::kSeed, true},
-    {"--quiet", Option::kQuiet, false}, {"--realtime", Option::kRealtime, false},
-    {"--eal", Option::kEal, true},      {"--duration-s", Option::kDurationS, true},
+    {"--out", Option::kOut, true},       {"--seed", Option::kSeed, true},
+    {"--quiet", Option::kQuiet, false},  {"--realtime", Option::kRealtime, false},
+    {"--eal", Option::kEal, true},       {"--duration-s", Option::kDurationS, true},
+    {"--events", Option::kEvents, true},
 };
 constexpr OptionSpec kServeOptions[] = {
     {"--out", Option::kOut, true},
@@ -171,6 +173,10 @@ Status ApplyOption(Command command, const OptionSpec& spec, std::string_view val
       if (value.empty()) return UsageError(command, flag + " needs a file, or - for stdout");
       args->export_file = std::string(value);
       return Status::Ok();
+    case Option::kEvents:
+      if (value.empty()) return UsageError(command, flag + " needs an events.csv file");
+      args->events_file = std::string(value);
+      return Status::Ok();
   }
   return Status::Ok();
 }
@@ -225,6 +231,9 @@ StatusOr<CliArgs> ParseCommand(Command command, std::span<const std::string_view
   }
   if (args.command == Command::kRun && (args.eal_args || args.duration_s)) {
     return UsageError(command, "--eal and --duration-s go with --realtime");
+  }
+  if (args.command == Command::kServe && !args.events_file.empty()) {
+    return UsageError(command, "--events replays in software mode, not with --realtime");
   }
   if (args.dot_file == "-" && args.json_file == "-") {
     return UsageError(command, "--dot - and --json - cannot both go to stdout");
