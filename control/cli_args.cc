@@ -23,6 +23,7 @@ enum class Option {
   kDot,
   kJson,
   kExportFile,
+  kEvents,
   kSet,
   kJobs
 };
@@ -35,10 +36,10 @@ struct OptionSpec {
 
 // `run --realtime` is `serve`; the real-time options are taken only together with it.
 constexpr OptionSpec kRunOptions[] = {
-    {"--out", Option::kOut, true},      {"--seed", Option::kSeed, true},
-    {"--quiet", Option::kQuiet, false}, {"--realtime", Option::kRealtime, false},
-    {"--eal", Option::kEal, true},      {"--duration-s", Option::kDurationS, true},
-    {"--set", Option::kSet, true},
+    {"--out", Option::kOut, true},       {"--seed", Option::kSeed, true},
+    {"--quiet", Option::kQuiet, false},  {"--realtime", Option::kRealtime, false},
+    {"--eal", Option::kEal, true},       {"--duration-s", Option::kDurationS, true},
+    {"--events", Option::kEvents, true}, {"--set", Option::kSet, true},
 };
 constexpr OptionSpec kServeOptions[] = {
     {"--out", Option::kOut, true},
@@ -189,6 +190,10 @@ Status ApplyOption(Command command, const OptionSpec& spec, std::string_view val
       if (value.empty()) return UsageError(command, flag + " needs a file, or - for stdout");
       args->export_file = std::string(value);
       return Status::Ok();
+    case Option::kEvents:
+      if (value.empty()) return UsageError(command, flag + " needs an events.csv file");
+      args->events_file = std::string(value);
+      return Status::Ok();
     case Option::kSet:  // parsed by control/sweep/, which knows the scenario's fields
       args->set.emplace_back(value);
       return Status::Ok();
@@ -260,6 +265,9 @@ StatusOr<CliArgs> ParseCommand(Command command, std::span<const std::string_view
   }
   if (command == Command::kSweep && args.set.empty()) {
     return UsageError(command, "give the values to run, as --set PATH=V1,V2,...");
+  }
+  if (args.command == Command::kServe && !args.events_file.empty()) {
+    return UsageError(command, "--events replays in software mode, not with --realtime");
   }
   if (args.dot_file == "-" && args.json_file == "-") {
     return UsageError(command, "--dot - and --json - cannot both go to stdout");

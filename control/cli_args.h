@@ -1,6 +1,7 @@
 // The fabric-emu command line: commands, options, help texts and exit codes. Parsing only;
 // nothing here reads a scenario or runs anything.
-//   fabric-emu run SCENARIO [--out DIR] [--seed N] [--quiet] [--set PATH=VALUE ...]
+//   fabric-emu run SCENARIO [--out DIR] [--seed N] [--quiet] [--events FILE]
+//                       [--set PATH=VALUE ...]
 //   fabric-emu validate SCENARIO
 //   fabric-emu serve SCENARIO [--eal "ARGS"] [--duration-s S] [--out DIR] [--seed N] [--quiet]
 //   fabric-emu topo SCENARIO [--pair A,B] [--dot FILE|-] [--json FILE|-]
@@ -42,6 +43,8 @@ struct CliArgs {
   std::string dot_file;     // topo: --dot, Graphviz output ("-": stdout); empty: none
   std::string json_file;    // topo: --json, JSON output ("-": stdout); empty: none
   std::string export_file;  // export: -o, the native trace ("-" or empty: stdout)
+  // run: --events, an events.csv whose commands run instead of the scenario's schedule.
+  std::string events_file;
   // run: --set PATH=VALUE; sweep: --set PATH=V1,V2,...; in the order given (control/sweep/).
   std::vector<std::string> set;
   std::optional<int> jobs;  // sweep: --jobs, points run at once
