@@ -67,7 +67,7 @@ std::string FieldNames(const pb::Descriptor* type) {
   return names;
 }
 
-// The field a step names inside `type`, with the index rules checked against `message`.
+// The field a step names in `message`, its index checked against the elements `message` has.
 StatusOr<const pb::FieldDescriptor*> FieldOf(const pb::Message& message, const Step& step) {
   const pb::Descriptor* type = message.GetDescriptor();
   const pb::FieldDescriptor* f = type->FindFieldByName(step.name);
