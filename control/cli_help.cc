@@ -224,7 +224,7 @@ constexpr std::string_view kSweepHelp =
     "                traffic[1].incast.senders. Enums by name (NVIDIA), bools true/false, a\n"
     "                message in text format ({dcqcn {}}); a value in quotes or braces keeps\n"
     "                its commas. docs/sweep.md has the rules\n"
-    "  --jobs N      points run at once (1 to 1024). Default: the number of online CPUs\n"
+    "  --jobs N      points run at once (1 to 1024). Default: one per CPU it may use\n"
     "  --out DIR     where the points and tables go. Default: out/<scenario name>-sweep\n"
     "  --quiet       no progress lines on stderr\n"
     "  -h, --help    this text\n"

@@ -1,8 +1,9 @@
 #include "control/sweep/sweep_command.h"
 
 #include <google/protobuf/text_format.h>
-#include <unistd.h>
+#include <sched.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -91,9 +92,12 @@ std::string HowItEnded(const ChildExit& e) {
   return "exit " + std::to_string(e.exit_code);
 }
 
+// The CPUs this process may run on (taskset, cpusets), not all the machine has.
 size_t DefaultJobs() {
-  const long cores = ::sysconf(_SC_NPROCESSORS_ONLN);
-  return cores > 0 ? static_cast<size_t>(cores) : 1;
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  if (::sched_getaffinity(0, sizeof(cpus), &cpus) != 0) return 1;
+  return std::max(1, CPU_COUNT(&cpus));
 }
 
 // What a sweep does with its grid: which points run, by which command, and which resume.
