@@ -98,6 +98,20 @@ for label, path in axes.items():
         assert got == want, (f, label, got, want)
 PY
 
+# A browser renders sweep.html without a console message and finds every chart in it (2 fields
+# x 13 charted figures). Skipped where no headless Chromium is installed.
+if command -v chromium >/dev/null; then
+  chromium --headless --no-sandbox --disable-gpu --enable-logging=stderr --v=0 \
+    --user-data-dir="$work/chromium" --dump-dom "file://$work/a/sweep.html" \
+    >"$work/dom.html" 2>"$work/chromium.log" || fail "chromium could not render sweep.html"
+  ! grep -q "CONSOLE" "$work/chromium.log" ||
+    fail "sweep.html: console messages: $(grep CONSOLE "$work/chromium.log")"
+  charts=$(grep -o 'class="chart xy"' "$work/dom.html" | wc -l)
+  [ "$charts" -eq 26 ] || fail "sweep.html: the browser found $charts charts, want 26"
+else
+  echo "sweep_cli: no chromium, sweep.html not rendered"
+fi
+
 # Same sweep, same bytes: the table depends on the scenario and the grid alone.
 "$bin" sweep "$base" "${grid[@]}" --jobs 1 --out "$work/b" --quiet >/dev/null 2>&1 ||
   fail "second sweep failed"
