@@ -116,6 +116,7 @@ void DrawAxes(const XyChart& chart, const Frame& f, SvgCanvas* c) {
 }
 
 void DrawRefLines(const XyChart& chart, const Frame& f, SvgCanvas* c) {
+  size_t shown = 0;
   for (const RefLine& r : chart.ref_lines) {
     const bool vertical = r.axis == RefLine::Axis::kX;
     if (!(vertical ? f.x : f.y).Shows(r.value)) continue;
@@ -124,7 +125,9 @@ void DrawRefLines(const XyChart& chart, const Frame& f, SvgCanvas* c) {
     if (vertical) {
       const double x = f.Px(r.value);
       c->Line(x, f.top, x, f.top + f.height, "#888", 1, true);
-      c->Text(x + 3, f.top + 11, r.label, {.size_px = 10, .color = "#666"});
+      // Labels step down three rows, so that those of close lines do not print over each other.
+      c->Text(x + 3, f.top + 11 + 11 * static_cast<double>(shown % 3), r.label,
+              {.size_px = 10, .color = "#666"});
     } else {
       const double y = f.Py(r.value);
       c->Line(f.left, y, f.left + f.width, y, "#888", 1, true);
@@ -132,6 +135,7 @@ void DrawRefLines(const XyChart& chart, const Frame& f, SvgCanvas* c) {
               {.size_px = 10, .anchor = Anchor::kEnd, .color = "#666"});
     }
     c->Raw("</g>");
+    ++shown;
   }
 }
 
@@ -152,14 +156,17 @@ size_t DrawSeries(const Series& s, const std::string& color, const Frame& f, Svg
     }
   }
   if (scatter || s.points.size() <= kMaxLineMarkers) {
+    const std::string opacity = scatter ? "\" fill-opacity=\"0.55"
+                                : s.points.size() > kMaxVisibleLineMarkers ? "\" fill-opacity=\"0"
+                                                                           : "";
     const std::string prefix = s.name.empty() ? "" : Escape(s.name) + ": ";
     for (const Point& p : s.points) {
       if (!f.Shows(p)) continue;
       const std::string x = ExactNumber(p.x), y = ExactNumber(p.y);
       c->Raw("<circle class=\"point\" cx=\"" + Px(f.Px(p.x)) + "\" cy=\"" + Px(f.Py(p.y)) +
-             "\" r=\"" + Px(kMarkerRadius) + "\" fill=\"" + Escape(color) +
-             (scatter ? "\" fill-opacity=\"0.55" : "") + "\" data-x=\"" + x + "\" data-y=\"" + y +
-             "\"><title>" + prefix + x + ", " + y + "</title></circle>");
+             "\" r=\"" + Px(kMarkerRadius) + "\" fill=\"" + Escape(color) + opacity +
+             "\" data-x=\"" + x + "\" data-y=\"" + y + "\"><title>" + prefix + x + ", " + y +
+             "</title></circle>");
     }
   }
   c->Raw("</g>");
