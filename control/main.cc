@@ -13,7 +13,9 @@
 #include "control/report/collectives_report.h"
 #include "control/report/jobs_csv.h"
 #include "control/report/kv_report.h"
+#include "control/report/links_csv.h"
 #include "control/report/output_dir.h"
+#include "control/report/scenario_text.h"
 #include "control/report_writer.h"
 #include "control/scenario_loader.h"
 #include "control/serve.h"
@@ -83,6 +85,8 @@ int Run(const CliArgs& args, const fabric_emu::Scenario& scenario) {
   }
   std::string outputs = out_dir + "/summary.json, " + out_dir + "/flows.csv";
   std::vector<std::pair<std::string, std::string>> series;  // optional files: name, contents
+  series.emplace_back("links.csv", LinksCsv(*run->emulation, run->simulated_time));
+  series.emplace_back("scenario.textproto", ScenarioText(scenario));
   if (run->rates != nullptr) series.emplace_back("rates.csv", RatesCsv(run->rates->samples()));
   if (run->queues != nullptr) {
     series.emplace_back("queues.csv", QueuesCsv(run->queues->samples(), run->emulation->graph));
