@@ -11,6 +11,7 @@
 #include "control/cli_args.h"
 #include "control/export_command.h"
 #include "control/report/collectives_report.h"
+#include "control/report/html/report_html.h"
 #include "control/report/jobs_csv.h"
 #include "control/report/kv_report.h"
 #include "control/report/links_csv.h"
@@ -116,6 +117,9 @@ int Run(const CliArgs& args, const fabric_emu::Scenario& scenario) {
   if (!jobs->empty()) outputs += ", " + *jobs;
   if (scenario.has_capture()) outputs += ", " + out_dir + "/" + scenario.capture().file();
   std::cout << HumanSummary(scenario, seed, *run, flows) << "  outputs   " << outputs << "\n";
+  // A stopped run gets its page too: it shows the run so far.
+  const bool report_failed =
+      args.report && html::RunReportCommand(out_dir, std::cout, std::cerr) != kExitOk;
   if (!run->no_progress.empty()) {
     std::cerr << "fabric-emu: run failed: no progress: " << run->no_progress << "\n";
     return kExitRuntimeFailure;
@@ -126,7 +130,7 @@ int Run(const CliArgs& args, const fabric_emu::Scenario& scenario) {
               << " ns; the outputs hold the run so far\n";
     return 128 + run->stop_signal;
   }
-  return kExitOk;
+  return report_failed ? kExitRuntimeFailure : kExitOk;
 }
 
 int Main(int argc, char** argv) {
@@ -144,6 +148,8 @@ int Main(int argc, char** argv) {
     case Command::kVersion:
       std::cout << VersionText();
       return kExitOk;
+    case Command::kReport:
+      return html::RunReportCommand(args.scenario_path, std::cout, std::cerr);
     case Command::kRun:
     case Command::kValidate:
     case Command::kServe:
