@@ -16,6 +16,7 @@
 #include "control/report/html/svg_chart.h"
 #include "control/report/html/svg_heatmap.h"
 #include "control/report/html/svg_text.h"
+#include "control/report/html/svg_timeline.h"
 
 namespace fe::control::svg {
 namespace {
@@ -216,6 +217,30 @@ TEST(SvgHeatmap, CellsCarryTheirValuesAndTheScaleEnds) {
   // The scale's ends are the ColorBrewer YlOrRd ends.
   EXPECT_EQ(SequentialColor(0), "#ffffcc");
   EXPECT_EQ(SequentialColor(1), "#800026");
+}
+
+TEST(SvgTimeline, BarsAndMarksSitOnTheTimeAxis) {
+  // A fixed axis of 0 .. 1000 ns: a bar from 250 to 750 spans the middle half of the plot, the
+  // mark at 500 sits at its centre, the bar past the end is clipped to it.
+  Timeline t;
+  t.time = {.min = 0.0, .max = 1000.0};
+  t.rows = {"job a", "failure x"};
+  t.bars = {{.row = 0, .start = 250, .end = 750}, {.row = 0, .start = 900, .end = 2000}};
+  t.marks = {{.row = 1, .at = 500, .tooltip = "link_down x"}};
+  const std::string svg = RenderTimeline(t);
+  const auto bars = Elements(svg, "rect", "bar");
+  ASSERT_EQ(bars.size(), 2u);
+  EXPECT_EQ(Num(bars[0], "data-start"), 250);
+  EXPECT_EQ(Num(bars[0], "data-end"), 750);
+  const double x0 = Num(bars[0], "x"), w = Num(bars[0], "width");
+  const double right = Num(bars[1], "x") + Num(bars[1], "width");
+  const double left = x0 - w / 2;  // 250 is a quarter in, the bar half the plot wide
+  EXPECT_NEAR(right - left, 2 * w, 0.15);
+  const auto marks = Elements(svg, "path", "mark");
+  ASSERT_EQ(marks.size(), 1u);
+  EXPECT_EQ(Num(marks[0], "data-at"), 500);
+  // The diamond's first vertex is straight above the mark's time.
+  EXPECT_NEAR(std::strtod(marks[0].at("d").c_str() + 1, nullptr), x0 + w / 2, 0.15);
 }
 
 }  // namespace
