@@ -41,14 +41,15 @@ class CsvReader {
 
  private:
   // Splits one record starting with `line`, reading further lines while a quote is open.
-  Status Split(std::string line);
+  Status Split(std::string& line);
 
   std::string path_;
   std::unique_ptr<std::ifstream> in_;
   std::vector<std::string> header_;
   std::vector<std::string> fields_;
-  size_t line_ = 0;         // the last physical line read
-  size_t record_line_ = 0;  // where the current record starts
+  std::string line_buffer_;  // the line being split, kept to reuse its allocation
+  size_t line_ = 0;          // the last physical line read
+  size_t record_line_ = 0;   // where the current record starts
 };
 
 }  // namespace fe::control::html

@@ -14,14 +14,14 @@ bool KeyLess(const std::vector<std::string>& a, const std::vector<std::string>& 
   return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end(), NaturalLess);
 }
 
-// The key columns' values joined by a byte no CSV text field of ours holds.
-std::string Joined(const CsvReader& csv, const std::vector<size_t>& columns) {
-  std::string key;
+// The key columns' values joined by a byte no CSV text field of ours holds, into `key` (reused
+// from row to row: the files run to millions of rows).
+void Join(const CsvReader& csv, const std::vector<size_t>& columns, std::string* key) {
+  key->clear();
   for (const size_t c : columns) {
-    key += csv.Text(c);
-    key += '\x1f';
+    *key += csv.Text(c);
+    *key += '\x1f';
   }
-  return key;
 }
 
 struct Columns {
@@ -99,6 +99,7 @@ StatusOr<TopSeries> ReadTopSeries(const std::string& path,
     double max = 0, min = 0;
   };
   std::unordered_map<std::string, Stats> stats;
+  std::string key;
   {
     StatusOr<CsvReader> csv = CsvReader::Open(path);
     if (!csv.ok()) return csv.status();
@@ -113,7 +114,8 @@ StatusOr<TopSeries> ReadTopSeries(const std::string& path,
       if (!t.ok()) return t.status();
       StatusOr<double> v = csv->Number(cols->value);
       if (!v.ok()) return v.status();
-      auto [it, fresh] = stats.try_emplace(Joined(*csv, cols->key));
+      Join(*csv, cols->key, &key);
+      auto [it, fresh] = stats.try_emplace(key);
       if (fresh) {
         for (const size_t k : cols->key) it->second.key.push_back(csv->Text(k));
         it->second.max = it->second.min = *v;
@@ -151,7 +153,8 @@ StatusOr<TopSeries> ReadTopSeries(const std::string& path,
     StatusOr<bool> next = csv->Next();
     if (!next.ok()) return next.status();
     if (!*next) break;
-    const auto it = chosen.find(Joined(*csv, cols->key));
+    Join(*csv, cols->key, &key);
+    const auto it = chosen.find(key);
     if (it == chosen.end()) continue;
     // Both parsed whole in the first reading.
     top.series[it->second].points.push_back(
