@@ -33,7 +33,9 @@ struct Series {
   SeriesStyle style = SeriesStyle::kLine;
   std::vector<Point> points{};
   std::string color{};  // a CSS colour; empty: the next of the palette
-  bool dashed = false;  // to tell apart two series of one colour (p50 and p99 of one bucket)
+  // To tell apart two series of one colour (p50 and p99 of one bucket); series past the palette
+  // are dashed anyway.
+  bool dashed = false;
 };
 
 // A line across the whole plot at one value of x (an event's time) or y (a threshold).
@@ -71,7 +73,9 @@ std::string RenderXyChart(const XyChart& chart);
 // k / n. Non-finite values are dropped first.
 Series CdfSeries(std::string name, std::vector<double> values);
 
-// The palette colour of series `index` (Okabe-Ito, readable by the colour-blind).
+// The palette colour of series `index` (Okabe-Ito, readable by the colour-blind), round again
+// after kPaletteSize; a chart draws the series of the second round dashed.
+inline constexpr size_t kPaletteSize = 7;
 const std::string& PaletteColor(size_t index);
 
 }  // namespace fe::control::svg

@@ -187,6 +187,23 @@ TEST(SvgChart, ThinningKeepsEveryPeak) {
   EXPECT_NE(d.find(" " + Px(Num(plot, "data-top"))), std::string::npos) << "no vertex at the top";
 }
 
+TEST(SvgChart, ColoursComeRoundAgainDashed) {
+  // Nine series on a seven-colour palette: the eighth and ninth take the first two colours,
+  // dashed, so that no two series look alike.
+  XyChart chart;
+  for (int i = 0; i < 9; ++i) {
+    chart.series.push_back(
+        {.name = "s" + std::to_string(i), .points = {{0, 1.0 * i}, {1, 1.0 * i}}});
+  }
+  const auto paths = Elements(RenderXyChart(chart), "path");
+  ASSERT_EQ(paths.size(), 9u);
+  for (size_t i = 0; i < 9; ++i) {
+    EXPECT_EQ(paths[i].at("stroke"), PaletteColor(i % kPaletteSize)) << i;
+    EXPECT_EQ(paths[i].contains("stroke-dasharray"), i >= kPaletteSize) << i;
+  }
+  EXPECT_EQ(paths[7].at("stroke"), paths[0].at("stroke"));
+}
+
 TEST(SvgChart, EscapesNamesAndTitles) {
   XyChart chart;
   chart.title = "<script>alert(1)</script>";
