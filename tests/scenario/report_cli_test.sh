@@ -18,6 +18,8 @@ grep -q "^report    $out/report.html$" "$work/stdout" || fail "run --report: $(c
 cp "$out/report.html" "$work/first.html"
 "$bin" report "$out" >"$work/stdout" 2>"$work/stderr" || fail "report: exit $?: $(cat "$work/stderr")"
 cmp -s "$work/first.html" "$out/report.html" || fail "report drew different bytes the second time"
+"$bin" report "$out/" >"$work/stdout" 2>&1 || fail "report OUTDIR/: exit $?"
+grep -q "^report    $out/report.html$" "$work/stdout" || fail "report OUTDIR/: $(cat "$work/stdout")"
 
 python3 "$here/report_check.py" "$out" || fail "report.html does not match the run's outputs"
 

@@ -43,15 +43,10 @@ StatusOr<std::string> BuildReport(const std::string& dir) {
                     Subtitle(in->summary), sections);
 }
 
-StatusOr<std::string> WriteReport(const std::string& dir) {
-  StatusOr<std::string> page = BuildReport(dir);
-  if (!page.ok()) return page.status();
-  const std::string path = dir + "/report.html";
-  if (Status s = WriteFileAtomically(path, *page); !s.ok()) return s;
-  return path;
-}
-
-int RunReportCommand(const std::string& dir, std::ostream& out, std::ostream& err) {
+int RunReportCommand(const std::string& given_dir, std::ostream& out, std::ostream& err) {
+  // "out/x/" names the directory "out/x": its files are out/x/summary.json, not out/x//...
+  std::string dir = given_dir;
+  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
   StatusOr<std::string> page = BuildReport(dir);
   if (!page.ok()) {
     err << "fabric-emu: report: " << page.status().message() << "\n";

@@ -13,11 +13,9 @@ namespace fe::control::html {
 // summary.json, a malformed CSV (file:line).
 StatusOr<std::string> BuildReport(const std::string& dir);
 
-// Writes dir/report.html (atomically, as every output); returns its path.
-StatusOr<std::string> WriteReport(const std::string& dir);
-
-// `fabric-emu report OUTDIR`: prints the file written; 0, or 2 with the reason on `err` for bad
-// input, 1 when the file cannot be written.
+// `fabric-emu report OUTDIR` (and `run --report`): writes OUTDIR/report.html, atomically as every
+// output, and prints its path; 0, or 2 with the reason on `err` for bad input, 1 when the file
+// cannot be written.
 int RunReportCommand(const std::string& dir, std::ostream& out, std::ostream& err);
 
 }  // namespace fe::control::html
