@@ -23,6 +23,7 @@ enum class Option {
   kDot,
   kJson,
   kExportFile,
+  kEvents,
   kReport
 };
 
@@ -34,10 +35,10 @@ struct OptionSpec {
 
 // `run --realtime` is `serve`; the real-time options are taken only together with it.
 constexpr OptionSpec kRunOptions[] = {
-    {"--out", Option::kOut, true},        {"--seed", Option::kSeed, true},
-    {"--quiet", Option::kQuiet, false},   {"--realtime", Option::kRealtime, false},
-    {"--eal", Option::kEal, true},        {"--duration-s", Option::kDurationS, true},
-    {"--report", Option::kReport, false},
+    {"--out", Option::kOut, true},       {"--seed", Option::kSeed, true},
+    {"--quiet", Option::kQuiet, false},  {"--realtime", Option::kRealtime, false},
+    {"--eal", Option::kEal, true},       {"--duration-s", Option::kDurationS, true},
+    {"--events", Option::kEvents, true}, {"--report", Option::kReport, false},
 };
 constexpr OptionSpec kServeOptions[] = {
     {"--out", Option::kOut, true},
@@ -179,6 +180,10 @@ Status ApplyOption(Command command, const OptionSpec& spec, std::string_view val
       if (value.empty()) return UsageError(command, flag + " needs a file, or - for stdout");
       args->export_file = std::string(value);
       return Status::Ok();
+    case Option::kEvents:
+      if (value.empty()) return UsageError(command, flag + " needs an events.csv file");
+      args->events_file = std::string(value);
+      return Status::Ok();
   }
   return Status::Ok();
 }
@@ -234,6 +239,9 @@ StatusOr<CliArgs> ParseCommand(Command command, std::span<const std::string_view
   }
   if (args.command == Command::kRun && (args.eal_args || args.duration_s)) {
     return UsageError(command, "--eal and --duration-s go with --realtime");
+  }
+  if (args.command == Command::kServe && !args.events_file.empty()) {
+    return UsageError(command, "--events replays in software mode, not with --realtime");
   }
   if (args.dot_file == "-" && args.json_file == "-") {
     return UsageError(command, "--dot - and --json - cannot both go to stdout");

@@ -1,6 +1,6 @@
 // The fabric-emu command line: commands, options, help texts and exit codes. Parsing only;
 // nothing here reads a scenario or runs anything.
-//   fabric-emu run SCENARIO [--out DIR] [--seed N] [--quiet] [--report]
+//   fabric-emu run SCENARIO [--out DIR] [--seed N] [--quiet] [--events FILE] [--report]
 //   fabric-emu validate SCENARIO
 //   fabric-emu serve SCENARIO [--eal "ARGS"] [--duration-s S] [--out DIR] [--seed N] [--quiet]
 //   fabric-emu topo SCENARIO [--pair A,B] [--dot FILE|-] [--json FILE|-]
@@ -42,6 +42,8 @@ struct CliArgs {
   std::string dot_file;     // topo: --dot, Graphviz output ("-": stdout); empty: none
   std::string json_file;    // topo: --json, JSON output ("-": stdout); empty: none
   std::string export_file;  // export: -o, the native trace ("-" or empty: stdout)
+  // run: --events, an events.csv whose commands run instead of the scenario's schedule.
+  std::string events_file;
 };
 
 // Parses argv (argv[0] is the program). An error says what is wrong and which help to read;

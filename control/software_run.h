@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "control/emulation.h"
 #include "control/queue_sampler.h"
@@ -27,6 +28,8 @@ struct SoftwareRunOptions {
   size_t max_sample_rows = kMaxSampleRows;
   // Looked at between slices of the run: SIGINT or SIGTERM stops it there (nullptr: never).
   StopSignals* signals = nullptr;
+  // Commands to run at their times (a replayed events.csv, control/commands/events_csv.h).
+  std::vector<AppliedCommand> replay;
 };
 
 struct SoftwareRunResult {
