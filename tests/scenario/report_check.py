@@ -233,12 +233,20 @@ def check_tables(doc, summary):
     return rows
 
 
-def check_events(doc, summary):
+def check_events(doc, summary, events):
     marks = [float(m.attrs["data-at"]) for m in
              chart(doc, "Failures and commands").find("path", "mark")]
-    expected = sorted(e["at_ns"] for e in summary["failures"]["events"])
+    expected = sorted([e["at_ns"] for e in summary["failures"]["events"]] +
+                      [float(e["time_ns"]) for e in events])
+    if not events:
+        fail("the test scenario applied no command: it no longer tests events.csv")
     if sorted(marks) != expected:
-        fail(f"event marks at {marks}, summary.json's failures at {expected}")
+        fail(f"event marks at {marks}: summary.json's failures and events.csv's commands are at "
+             f"{expected}")
+    commands = [td.text for td in doc.find("td")]
+    for e in events:
+        if e["command"] not in commands:
+            fail(f"events.csv's command {e['command']} is not in the page")
     return len(marks)
 
 
@@ -261,14 +269,15 @@ def main():
     flows = list(csv.DictReader(open(f"{out}/flows.csv")))
     links = list(csv.DictReader(open(f"{out}/links.csv")))
     queues = list(csv.DictReader(open(f"{out}/queues.csv")))
+    events = list(csv.DictReader(open(f"{out}/events.csv", newline="")))
     cdf = check_fct(doc, summary, flows)
     util, paused = check_heatmaps(doc, summary, links)
     shown = check_queues(doc, queues)
     rows = check_tables(doc, summary)
-    marks = check_events(doc, summary)
+    marks = check_events(doc, summary, events)
     print(f"report_check: {cdf} CDF steps and {len(flows)} flows against flows.csv, "
           f"{util} utilisation and {paused} paused-time cells, {shown} queues, {rows} summary "
-          f"figures, {marks} event marks: all equal their sources")
+          f"figures, {marks} failure and command marks: all equal their sources")
 
 
 main()
