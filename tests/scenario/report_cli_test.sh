@@ -95,6 +95,36 @@ expect_refusal "bad flows.csv number" "flows.csv:3: column 'size_bytes': '12ab' 
 cp "$out/flows.csv" "$bad/flows.csv"
 printf 'time_ns,source,command\n5000,schedule,"unclosed\n' >"$bad/events.csv"
 expect_refusal "unclosed quote in events.csv" "events.csv:2: a quoted field is not closed" report "$bad"
+# Any field of summary.json of a wrong type or range is refused (2) or drawn around (0), never a
+# crash: each field down to the second level, in turn, replaced by values of every JSON type.
+cp "$out/summary.json" "$work/summary.json"
+python3 - "$bin" "$work/summary.json" "$bad" <<'PY' || fail "a malformed summary.json crashed report"
+import copy, json, subprocess, sys
+binary, source, target = sys.argv[1:]
+base = json.load(open(source))
+values = [1e300, "x", [{"switch": 5}], {"events": [{"at_ns": "x"}]}, None]
+def paths(node, path=()):
+    if path:
+        yield path
+    if len(path) < 2 and isinstance(node, dict):
+        for key, child in node.items():
+            yield from paths(child, path + (key,))
+    elif len(path) < 2 and isinstance(node, list) and node:
+        yield from paths(node[0], path + (0,))
+runs = 0
+for path in paths(base):
+    for value in values:
+        doc = copy.deepcopy(base)
+        node = doc
+        for key in path[:-1]:
+            node = node[key]
+        node[path[-1]] = value
+        json.dump(doc, open(f"{target}/summary.json", "w"))
+        status = subprocess.run([binary, "report", target], capture_output=True).returncode
+        runs += 1
+        assert status in (0, 2), f"{'.'.join(map(str, path))} = {value!r}: exit {status}"
+print(f"{runs} malformed summaries, none crashed")
+PY
 printf '{"scenario": ' >"$bad/summary.json"
 expect_refusal "broken summary.json" "summary.json: not a JSON object" report "$bad"
 

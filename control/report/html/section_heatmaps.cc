@@ -1,6 +1,7 @@
 // Where the fabric was paused and where it was busy: switch by port heatmaps of PFC paused time
 // (summary.json) and of link utilisation (links.csv).
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -14,6 +15,11 @@ namespace fe::control::html {
 namespace {
 
 constexpr size_t kTopRows = 10;
+constexpr double kMaxPorts = 65536;  // port numbers are 16-bit
+constexpr double kPriorities = 8;
+
+// A whole number in [0, limit): a value that can index the grid.
+bool IsIndex(double v, double limit) { return v >= 0 && v < limit && v == std::floor(v); }
 
 struct LinkRow {
   std::string node;
@@ -54,8 +60,7 @@ StatusOr<std::vector<LinkRow>> ReadLinks(const ReportInput& in) {
     const std::string& kind = csv->Text(col["kind"]);
     if (kind != "switch" && kind != "host")
       return csv->Error("kind '" + kind + "' is neither host nor switch");
-    if (*port < 0 || *port != static_cast<int>(*port))
-      return csv->Error("port is not a port number");
+    if (!IsIndex(*port, kMaxPorts)) return csv->Error("port is not a port number");
     links.push_back({csv->Text(col["node"]), static_cast<int>(*port), kind == "switch",
                      csv->Text(col["peer"]), csv->Text(col["peer_port"]),
                      csv->Text(col["tx_wire_bytes"]), *util});
@@ -104,14 +109,16 @@ StatusOr<Section> PfcSection(const ReportInput& in) {
     for (const Json& q : queues) {
       const Json& sw = Field(q, "switch");
       const double port = NumberOr(Field(q, "port"), -1);
-      if (!sw.is_string() || port < 0) {
+      const double queue = NumberOr(Field(q, "queue"), -1);
+      if (!sw.is_string() || !IsIndex(port, kMaxPorts) || !IsIndex(queue, kPriorities)) {
         return Status::Error(in.Path("summary.json") +
-                             ": a switch_queues entry without switch and port");
+                             ": a switch_queues entry without a switch, a port (0..65535) and a "
+                             "queue (0..7)");
       }
       ports[sw.get<std::string>()] =
           std::max(ports[sw.get<std::string>()], static_cast<int>(port) + 1);
       if (NumberOr(Field(q, "paused_time_ns"), 0) > 0) {
-        paused[static_cast<int>(NumberOr(Field(q, "queue"), 0))].push_back(&q);
+        paused[static_cast<int>(queue)].push_back(&q);
       }
     }
   }
