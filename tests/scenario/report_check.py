@@ -182,20 +182,20 @@ def check_heatmaps(doc, summary, links):
         key = (c.attrs["data-row"], c.attrs["data-column"])
         if float(c.attrs["data-value"]) != util[key]:
             fail(f"utilisation of {key}: {c.attrs['data-value']}, links.csv says {util[key]}")
-    paused = {}
-    for q in summary["switch_queues"]:
-        paused[(q["switch"], str(q["port"]), q["queue"])] = q["paused_time_ns"]
-    priorities = sorted({k[2] for k, v in paused.items() if v > 0})
-    if not priorities:
-        fail("the test scenario paused no port: it no longer tests the PFC map")
     n = 0
-    for p in priorities:
-        for c in chart(doc, f"Paused time, priority {p}").find("rect", "cell"):
-            key = (c.attrs["data-row"], c.attrs["data-column"], p)
-            if float(c.attrs["data-value"]) != paused.get(key, 0):
-                fail(f"paused time of {key}: {c.attrs['data-value']}, summary.json says "
-                     f"{paused.get(key, 0)}")
-            n += 1
+    for field, title in (("paused_time_ns", "Paused time"), ("ecn_marks", "ECN marks")):
+        value = {(q["switch"], str(q["port"]), q["queue"]): q[field]
+                 for q in summary["switch_queues"]}
+        priorities = sorted({k[2] for k, v in value.items() if v > 0})
+        if not priorities:
+            fail(f"the test scenario has no {field}: it no longer tests that map")
+        for p in priorities:
+            for c in chart(doc, f"{title}, priority {p}").find("rect", "cell"):
+                key = (c.attrs["data-row"], c.attrs["data-column"], p)
+                if float(c.attrs["data-value"]) != value.get(key, 0):
+                    fail(f"{field} of {key}: {c.attrs['data-value']}, summary.json says "
+                         f"{value.get(key, 0)}")
+                n += 1
     return len(cells), n
 
 
@@ -275,9 +275,9 @@ def main():
     shown = check_queues(doc, queues)
     rows = check_tables(doc, summary)
     marks = check_events(doc, summary, events)
-    print(f"report_check: {cdf} CDF steps and {len(flows)} flows against flows.csv, "
-          f"{util} utilisation and {paused} paused-time cells, {shown} queues, {rows} summary "
-          f"figures, {marks} failure and command marks: all equal their sources")
+    print(f"report_check: {cdf} CDF steps and {len(flows)} flows against flows.csv, {util} "
+          f"utilisation and {paused} paused-time and ECN-mark cells, {shown} queues, {rows} "
+          f"summary figures, {marks} failure and command marks: all equal their sources")
 
 
 main()

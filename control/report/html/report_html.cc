@@ -30,9 +30,9 @@ StatusOr<std::string> BuildReport(const std::string& dir) {
   StatusOr<ReportInput> in = LoadReportInput(dir);
   if (!in.ok()) return in.status();
   using Builder = std::function<StatusOr<Section>(const ReportInput&)>;
-  const std::vector<Builder> builders = {ParametersSection, FctSection,     QueuesSection,
-                                         RatesSection,      PfcSection,     LinksSection,
-                                         EventsSection,     WorkloadSection};
+  const std::vector<Builder> builders = {ParametersSection, FctSection,    QueuesSection,
+                                         RatesSection,      PfcSection,    EcnSection,
+                                         LinksSection,      EventsSection, WorkloadSection};
   std::vector<Section> sections;
   for (const Builder& build : builders) {
     StatusOr<Section> s = build(*in);

@@ -17,6 +17,8 @@ StatusOr<Section> QueuesSection(const ReportInput& in);
 StatusOr<Section> RatesSection(const ReportInput& in);
 // PFC paused time per switch and port, per priority (summary.json).
 StatusOr<Section> PfcSection(const ReportInput& in);
+// ECN marks per switch and port, per priority (summary.json).
+StatusOr<Section> EcnSection(const ReportInput& in);
 // Utilisation per switch and port (links.csv).
 StatusOr<Section> LinksSection(const ReportInput& in);
 // Failures and commands on a timeline.

@@ -96,15 +96,16 @@ svg::Heatmap GridOf(const SwitchPorts& ports) {
   return h;
 }
 
-}  // namespace
-
-StatusOr<Section> PfcSection(const ReportInput& in) {
-  Section section{"pfc", "PFC paused time", ""};
-  std::string& body = section.body;
-  const Json& queues = Field(in.summary, "switch_queues");
-  // (priority) -> entries with paused time; every switch and port seen, for the grid.
-  std::map<int, std::vector<const Json*>> paused;
+// summary.json's switch_queues entries whose `field` is positive, by priority, and the grid of
+// switch ports to draw them on: links.csv's every port, else those switch_queues names.
+struct QueueMaps {
+  std::map<int, std::vector<const Json*>> by_priority;
   SwitchPorts ports;
+};
+
+StatusOr<QueueMaps> QueueMapsOf(const ReportInput& in, const char* field) {
+  QueueMaps maps;
+  const Json& queues = Field(in.summary, "switch_queues");
   if (queues.is_array()) {
     for (const Json& q : queues) {
       const Json& sw = Field(q, "switch");
@@ -115,21 +116,67 @@ StatusOr<Section> PfcSection(const ReportInput& in) {
                              ": a switch_queues entry without a switch, a port (0..65535) and a "
                              "queue (0..7)");
       }
-      ports[sw.get<std::string>()] =
-          std::max(ports[sw.get<std::string>()], static_cast<int>(port) + 1);
-      if (NumberOr(Field(q, "paused_time_ns"), 0) > 0) {
-        paused[static_cast<int>(queue)].push_back(&q);
+      int& n = maps.ports[sw.get<std::string>()];
+      n = std::max(n, static_cast<int>(port) + 1);
+      if (NumberOr(Field(q, field), 0) > 0) {
+        maps.by_priority[static_cast<int>(queue)].push_back(&q);
       }
     }
   }
   if (in.Has("links.csv")) {
     StatusOr<std::vector<LinkRow>> links = ReadLinks(in);
     if (!links.ok()) return links.status();
-    ports = PortsOf(*links);
+    maps.ports = PortsOf(*links);
   }
+  return maps;
+}
+
+// Per priority: the heatmap of `field` over the switch ports, then a table of the kTopRows
+// entries with the most of it, with `columns` of each (the first two are switch and port).
+std::string QueueHeatmaps(const QueueMaps& maps, const std::string& field, const std::string& title,
+                          const std::string& value_title, const std::vector<std::string>& columns) {
+  std::string body;
+  for (const auto& [priority, entries] : maps.by_priority) {
+    svg::Heatmap h = GridOf(maps.ports);
+    h.title = title + ", priority " + std::to_string(priority);
+    h.value_title = value_title;
+    h.value_scale = {.min = 0.0};
+    for (const Json* q : entries) {
+      const std::string sw = Field(*q, "switch").get<std::string>();
+      const auto row = std::find(h.rows.begin(), h.rows.end(), sw);
+      const size_t port = static_cast<size_t>(NumberOr(Field(*q, "port"), 0));
+      if (row == h.rows.end() || port >= h.columns.size()) continue;
+      h.cells[static_cast<size_t>(row - h.rows.begin()) * h.columns.size() + port] =
+          NumberOr(Field(*q, field), 0);
+    }
+    body += Figure(svg::RenderHeatmap(h));
+    std::vector<const Json*> sorted = entries;
+    std::stable_sort(sorted.begin(), sorted.end(), [&](const Json* a, const Json* b) {
+      return NumberOr(Field(*a, field), 0) > NumberOr(Field(*b, field), 0);
+    });
+    std::vector<std::vector<std::string>> table;
+    for (size_t i = 0; i < std::min(sorted.size(), kTopRows); ++i) {
+      const Json& q = *sorted[i];
+      std::vector<std::string> row = {Field(q, "switch").get<std::string>(),
+                                      NumberText(Field(q, "port"))};
+      for (size_t c = 2; c < columns.size(); ++c) row.push_back(NumberText(Field(q, columns[c])));
+      table.push_back(std::move(row));
+    }
+    body += Table(columns, table);
+  }
+  return body;
+}
+
+}  // namespace
+
+StatusOr<Section> PfcSection(const ReportInput& in) {
+  Section section{"pfc", "PFC paused time", ""};
+  std::string& body = section.body;
+  StatusOr<QueueMaps> maps = QueueMapsOf(in, "paused_time_ns");
+  if (!maps.ok()) return maps.status();
   const Json& hosts = Field(in.summary, "paused_host_uplinks");
   const bool hosts_paused = hosts.is_array() && !hosts.empty();
-  if (paused.empty() && !hosts_paused) {
+  if (maps->by_priority.empty() && !hosts_paused) {
     body += Paragraph(
         "No egress port was paused in this run (summary.json: every "
         "`switch_queues[].paused_time_ns` is 0 and `paused_host_uplinks` is empty). "
@@ -141,35 +188,9 @@ StatusOr<Section> PfcSection(const ReportInput& in) {
       "How long each switch egress port could not send, paused by PFC frames "
       "from the switch or NIC it feeds (summary.json `switch_queues[].paused_time_ns`"
       "), one map per priority that was paused. Blank: no such port.");
-  for (const auto& [priority, entries] : paused) {
-    svg::Heatmap h = GridOf(ports);
-    h.title = "Paused time, priority " + std::to_string(priority);
-    h.value_title = "paused (ns)";
-    h.value_scale = {.min = 0.0};
-    std::vector<const Json*> sorted = entries;
-    for (const Json* q : entries) {
-      const std::string sw = Field(*q, "switch").get<std::string>();
-      const auto row = std::find(h.rows.begin(), h.rows.end(), sw);
-      const size_t port = static_cast<size_t>(NumberOr(Field(*q, "port"), 0));
-      if (row == h.rows.end() || port >= h.columns.size()) continue;
-      h.cells[static_cast<size_t>(row - h.rows.begin()) * h.columns.size() + port] =
-          NumberOr(Field(*q, "paused_time_ns"), 0);
-    }
-    body += Figure(svg::RenderHeatmap(h));
-    std::stable_sort(sorted.begin(), sorted.end(), [](const Json* a, const Json* b) {
-      return NumberOr(Field(*a, "paused_time_ns"), 0) > NumberOr(Field(*b, "paused_time_ns"), 0);
-    });
-    std::vector<std::vector<std::string>> table;
-    for (size_t i = 0; i < std::min(sorted.size(), kTopRows); ++i) {
-      const Json& q = *sorted[i];
-      table.push_back({Field(q, "switch").get<std::string>(), NumberText(Field(q, "port")),
-                       NumberText(Field(q, "paused_time_ns")),
-                       NumberText(Field(q, "pause_frames_received")),
-                       NumberText(Field(q, "pause_frames_sent"))});
-    }
-    body += Table(
-        {"switch", "port", "paused_time_ns", "pause_frames_received", "pause_frames_sent"}, table);
-  }
+  body += QueueHeatmaps(
+      *maps, "paused_time_ns", "Paused time", "paused (ns)",
+      {"switch", "port", "paused_time_ns", "pause_frames_received", "pause_frames_sent"});
   if (hosts_paused) {
     std::vector<std::vector<std::string>> table;
     for (const Json& h : hosts) {
@@ -181,6 +202,27 @@ StatusOr<Section> PfcSection(const ReportInput& in) {
         Paragraph("Host uplinks paused by their edge switch (summary.json `paused_host_uplinks`):");
     body += Table({"host", "priority", "paused_time_ns", "pause_frames_received"}, table);
   }
+  return section;
+}
+
+StatusOr<Section> EcnSection(const ReportInput& in) {
+  Section section{"ecn", "ECN marks", ""};
+  StatusOr<QueueMaps> maps = QueueMapsOf(in, "ecn_marks");
+  if (!maps.ok()) return maps.status();
+  if (maps->by_priority.empty()) {
+    section.body = Paragraph(
+        "No switch queue marked a packet in this run (summary.json: every "
+        "`switch_queues[].ecn_marks` is 0). A queue marks CE by its WRED profile, "
+        "`switch.queue[].wred`, once its depth passes `kmin_bytes`.");
+    return section;
+  }
+  section.body = Paragraph(
+      "How many packets each switch egress queue marked CE (summary.json "
+      "`switch_queues[].ecn_marks`), one map per priority that marked. Marks reach the "
+      "receivers, whose CNPs slow the senders (DCQCN). Blank: no such port.");
+  section.body +=
+      QueueHeatmaps(*maps, "ecn_marks", "ECN marks", "marked packets",
+                    {"switch", "port", "ecn_marks", "max_depth_bytes", "mean_depth_bytes"});
   return section;
 }
 
