@@ -24,6 +24,7 @@ enum class Option {
   kJson,
   kExportFile,
   kEvents,
+  kReport,
   kSet,
   kJobs
 };
@@ -39,7 +40,8 @@ constexpr OptionSpec kRunOptions[] = {
     {"--out", Option::kOut, true},       {"--seed", Option::kSeed, true},
     {"--quiet", Option::kQuiet, false},  {"--realtime", Option::kRealtime, false},
     {"--eal", Option::kEal, true},       {"--duration-s", Option::kDurationS, true},
-    {"--events", Option::kEvents, true}, {"--set", Option::kSet, true},
+    {"--events", Option::kEvents, true}, {"--report", Option::kReport, false},
+    {"--set", Option::kSet, true},
 };
 constexpr OptionSpec kServeOptions[] = {
     {"--out", Option::kOut, true},
@@ -91,6 +93,7 @@ std::optional<Command> CommandNamed(std::string_view name) {
   if (name == "serve") return Command::kServe;
   if (name == "topo") return Command::kTopo;
   if (name == "export") return Command::kExport;
+  if (name == "report") return Command::kReport;
   if (name == "sweep") return Command::kSweep;
   return std::nullopt;
 }
@@ -107,6 +110,8 @@ std::string_view NameOf(Command command) {
       return "topo";
     case Command::kExport:
       return "export";
+    case Command::kReport:
+      return "report";
     case Command::kSweep:
       return "sweep";
     case Command::kHelp:
@@ -186,6 +191,9 @@ Status ApplyOption(Command command, const OptionSpec& spec, std::string_view val
       if (value.empty()) return UsageError(command, flag + " needs a file, or - for stdout");
       (spec.option == Option::kDot ? args->dot_file : args->json_file) = std::string(value);
       return Status::Ok();
+    case Option::kReport:
+      args->report = true;
+      return Status::Ok();
     case Option::kExportFile:
       if (value.empty()) return UsageError(command, flag + " needs a file, or - for stdout");
       args->export_file = std::string(value);
@@ -228,7 +236,8 @@ StatusOr<CliArgs> ParseCommand(Command command, std::span<const std::string_view
     if (!arg.starts_with("-")) {
       if (!args.scenario_path.empty()) {
         return UsageError(command,
-                          "unexpected argument '" + std::string(arg) + "': give one scenario file");
+                          "unexpected argument '" + std::string(arg) + "': give one " +
+                              (command == Command::kReport ? "directory" : "scenario file"));
       }
       args.scenario_path = std::string(arg);
       continue;
@@ -272,6 +281,9 @@ StatusOr<CliArgs> ParseCommand(Command command, std::span<const std::string_view
   if (args.dot_file == "-" && args.json_file == "-") {
     return UsageError(command, "--dot - and --json - cannot both go to stdout");
   }
+  if (args.scenario_path.empty() && command == Command::kReport) {
+    return UsageError(command, "missing OUTDIR, the output directory of a run");
+  }
   if (args.scenario_path.empty()) {
     return UsageError(command, "missing SCENARIO, the scenario file to " +
                                    std::string(command == Command::kValidate ? "check"
@@ -301,8 +313,9 @@ StatusOr<CliArgs> ParseCliArgs(int argc, char** argv) {
     if (all.size() > 1) {
       const std::optional<Command> topic = CommandNamed(all[1]);
       if (!topic) {
-        return Status::Error("help: no command '" + std::string(all[1]) +
-                             "'; commands are run, validate, serve, topo, export and sweep");
+        return Status::Error(
+            "help: no command '" + std::string(all[1]) +
+            "'; commands are run, validate, serve, topo, export, report and sweep");
       }
       args.help_topic = *topic;
     }
@@ -311,9 +324,9 @@ StatusOr<CliArgs> ParseCliArgs(int argc, char** argv) {
   const std::optional<Command> command = CommandNamed(first);
   if (!command) {
     const std::string what = first.starts_with("-") ? "unknown option '" : "unknown command '";
-    return Status::Error(
-        what + std::string(first) +
-        "'; commands are run, validate, serve, topo, export and sweep (see 'fabric-emu --help')");
+    return Status::Error(what + std::string(first) +
+                         "'; commands are run, validate, serve, topo, export, report and sweep "
+                         "(see 'fabric-emu --help')");
   }
   return ParseCommand(*command, std::span(all).subspan(1));
 }
