@@ -30,7 +30,8 @@ namespace fs = std::filesystem;
 // that a run a signal stopped (which leaves a summary.json of the run so far) is run again.
 constexpr char kDoneMarker[] = "sweep-point.done";
 constexpr char kDoneText[] = "exit 0\n";
-constexpr char kPointScenario[] = "scenario.textproto";
+// Not scenario.textproto: a run writes that itself, the scenario as it ran (for its report).
+constexpr char kPointScenario[] = "point.textproto";
 
 // The point's scenario file: what was swept, how to run it alone, then the scenario itself. No
 // point number or base path in it, so that the same point of a grown grid reads the same.
@@ -41,7 +42,7 @@ std::string PointScenarioText(std::span<const SweepAxis> axes, const SweepPoint&
   }
   text +=
       "# and its input paths made absolute. To run it alone, from this folder:\n"
-      "#   fabric-emu run scenario.textproto --out .\n";
+      "#   fabric-emu run point.textproto --out .\n";
   std::string body;
   google::protobuf::TextFormat::PrintToString(point.scenario, &body);
   return text + body;

@@ -1,6 +1,6 @@
 // `fabric-emu sweep SCENARIO --set PATH=V1,V2,... [--set ...] [--jobs N] [--out DIR] [--quiet]`:
 // every point of the grid (sweep_grid.h) validated before anything runs, then each run by a
-// child `fabric-emu run` on the point's own scenario.textproto in DIR/<point name>/, at most N at
+// child `fabric-emu run` on the point's own point.textproto in DIR/<point name>/, at most N at
 // a time, and DIR/sweep.csv and DIR/sweep.html written from the points' summary.json files.
 // A point that finished before with the same scenario is not run again (resumed); Ctrl-C stops
 // the launching, ends the running points and keeps the finished ones.

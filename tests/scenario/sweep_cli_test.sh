@@ -25,7 +25,7 @@ grep -q "^sweep: 4/4 done, 0 running, 0 failed" "$work/stderr" ||
 dirs=$(find "$work/a" -mindepth 1 -maxdepth 1 -type d -name 'point-*' | wc -l)
 [ "$dirs" -eq 4 ] || fail "2x2 sweep: $dirs point directories, want 4"
 
-# Each row against its point's own summary.json and scenario.textproto. The figures a fat-tree
+# Each row against its point's own summary.json and point.textproto. The figures a fat-tree
 # and a permutation fix: k^3/4 hosts, each sending one message and receiving one, so every
 # message completes and bytes_delivered = hosts x message_bytes.
 python3 - "$work/a" <<'PY' || fail "2x2 sweep: sweep.csv does not match the points"
@@ -40,7 +40,7 @@ for i, r in enumerate(rows):
     assert r["point"] == str(i) and r["status"] == "ok", r
     assert r["dir"] == f"point-{i:03d}-k={k}-message_bytes={size}", r["dir"]
     point = os.path.join(out, r["dir"])
-    text = open(os.path.join(point, "scenario.textproto")).read()
+    text = open(os.path.join(point, "point.textproto")).read()
     assert re.search(rf"^\s*k: {k}$", text, re.M), "k not in the point's scenario"
     assert re.search(rf"^\s*message_bytes: {size}$", text, re.M), "size not in its scenario"
     s = json.load(open(os.path.join(point, "summary.json")))
@@ -134,13 +134,13 @@ sed -i 's/link_delay_ns: 1000/link_delay_ns: 500/' "$base"
   fail "sweep of the changed scenario failed"
 grep -q "sweep: 4 points: 4 run, 0 resumed, 0 failed" "$work/stdout" ||
   fail "changed scenario: want every point run again: $(cat "$work/stdout")"
-grep -q "link_delay_ns: 500" "$work/a/point-000-k=2-message_bytes=4096/scenario.textproto" ||
-  fail "changed scenario: the point's scenario.textproto was not rewritten"
+grep -q "link_delay_ns: 500" "$work/a/point-000-k=2-message_bytes=4096/point.textproto" ||
+  fail "changed scenario: the point's point.textproto was not rewritten"
 
 # A point's scenario runs alone, from its folder, to the same summary figures.
 (cd "$work/a/point-003-k=4-message_bytes=65536" &&
-  "$bin" run scenario.textproto --out "$work/alone" --quiet >/dev/null 2>&1) ||
-  fail "a point's scenario.textproto does not run alone"
+  "$bin" run point.textproto --out "$work/alone" --quiet >/dev/null 2>&1) ||
+  fail "a point's point.textproto does not run alone"
 python3 - "$work/a/point-003-k=4-message_bytes=65536/summary.json" "$work/alone/summary.json" <<'PY' ||
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:])
