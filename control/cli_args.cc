@@ -64,10 +64,9 @@ constexpr OptionSpec kExportOptions[] = {
 };
 
 constexpr OptionSpec kSweepOptions[] = {
-    {"--set", Option::kSet, true},
-    {"--jobs", Option::kJobs, true},
-    {"--out", Option::kOut, true},
-    {"--quiet", Option::kQuiet, false},
+    {"--set", Option::kSet, true},        {"--jobs", Option::kJobs, true},
+    {"--out", Option::kOut, true},        {"--quiet", Option::kQuiet, false},
+    {"--report", Option::kReport, false},
 };
 
 std::span<const OptionSpec> OptionsOf(Command command) {

@@ -203,7 +203,7 @@ constexpr std::string_view kExportHelp =
 
 constexpr std::string_view kSweepHelp =
     "Usage: fabric-emu sweep SCENARIO.textproto --set PATH=V1,V2,... [--set PATH=...]\n"
-    "                        [--jobs N] [--out DIR] [--quiet]\n"
+    "                        [--jobs N] [--out DIR] [--quiet] [--report]\n"
     "\n"
     "Runs SCENARIO once for every point of a grid: the cartesian product of the --set lists\n"
     "(the first --set varies slowest). Every point is validated before anything runs; one\n"
@@ -230,6 +230,8 @@ constexpr std::string_view kSweepHelp =
     "  --jobs N      points run at once (1 to 1024). Default: one per CPU it may use\n"
     "  --out DIR     where the points and tables go. Default: out/<scenario name>-sweep\n"
     "  --quiet       no progress lines on stderr\n"
+    "  --report      each point's run also writes its report.html (run --report), which\n"
+    "                sweep.html links to\n"
     "  -h, --help    this text\n"
     "\n"
     "Example:\n"

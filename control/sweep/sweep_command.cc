@@ -58,11 +58,13 @@ std::optional<std::string> ReadFile(const std::string& path) {
   return s.str();
 }
 
-// Finished before with this very scenario: its run exited 0 and left its summary.
-bool FinishedBefore(const std::string& dir, const std::string& scenario_text) {
+// Finished before with this very scenario: its run exited 0 and left its summary (and its
+// report, when the sweep asks for reports).
+bool FinishedBefore(const std::string& dir, const std::string& scenario_text, bool reports) {
   return ReadFile(dir + "/" + kDoneMarker) == kDoneText &&
          ReadFile(dir + "/" + kPointScenario) == scenario_text &&
-         fs::is_regular_file(dir + "/summary.json");
+         fs::is_regular_file(dir + "/summary.json") &&
+         (!reports || fs::is_regular_file(dir + "/report.html"));
 }
 
 // Why a run failed, from its log: the last error line `run` wrote ("fabric-emu: run failed:
@@ -113,7 +115,7 @@ struct SweepPlan {
 // removed, as `run` does) and its scenario written. A directory a point cannot use refuses the
 // sweep before anything runs.
 StatusOr<SweepPlan> PlanPoints(const SweepGrid& grid, const std::string& out_dir,
-                               const std::string& program) {
+                               const std::string& program, bool reports) {
   SweepPlan plan;
   plan.records.resize(grid.points.size());
   for (size_t p = 0; p < grid.points.size(); ++p) {
@@ -121,7 +123,7 @@ StatusOr<SweepPlan> PlanPoints(const SweepGrid& grid, const std::string& out_dir
     plan.records[p].point = &point;
     const std::string dir = out_dir + "/" + point.name;
     const std::string text = PointScenarioText(grid.axes, point);
-    if (FinishedBefore(dir, text)) {
+    if (FinishedBefore(dir, text, reports)) {
       plan.records[p].status = PointStatus::kOk;
       ++plan.resumed;
       continue;
@@ -134,8 +136,10 @@ StatusOr<SweepPlan> PlanPoints(const SweepGrid& grid, const std::string& out_dir
       ready = WriteFileAtomically(dir + "/" + kPointScenario, text);
     }
     if (!ready.ok()) return Status::Error(point.name + ": " + ready.message());
-    plan.commands.push_back(ChildCommand{
-        {program, "run", dir + "/" + kPointScenario, "--out", dir, "--quiet"}, dir + "/run.log"});
+    ChildCommand command{{program, "run", dir + "/" + kPointScenario, "--out", dir, "--quiet"},
+                         dir + "/run.log"};
+    if (reports) command.argv.emplace_back("--report");
+    plan.commands.push_back(std::move(command));
     plan.command_point.push_back(p);
   }
   return plan;
@@ -147,7 +151,9 @@ size_t ReadHeadlines(const std::string& out_dir, std::span<PointRecord> records)
   size_t unreadable = 0;
   for (PointRecord& r : records) {
     if (r.status != PointStatus::kOk && r.status != PointStatus::kFailed) continue;
-    const std::string summary = out_dir + "/" + r.point->name + "/summary.json";
+    const std::string dir = out_dir + "/" + r.point->name;
+    r.has_report = fs::is_regular_file(dir + "/report.html");
+    const std::string summary = dir + "/summary.json";
     StatusOr<std::vector<HeadlineValue>> headline = ReadHeadline(ReadFile(summary).value_or(""));
     if (headline.ok()) {
       r.headline = std::move(headline).value();
@@ -189,7 +195,7 @@ int RunSweep(const CliArgs& args, const fabric_emu::Scenario& base) {
     std::cerr << "fabric-emu: sweep: cannot find its own program: " << ec.message() << "\n";
     return kExitRuntimeFailure;
   }
-  StatusOr<SweepPlan> planned = PlanPoints(grid, out_dir, program.string());
+  StatusOr<SweepPlan> planned = PlanPoints(grid, out_dir, program.string(), args.report);
   if (!planned.ok()) {
     std::cerr << "fabric-emu: sweep refused, nothing ran: " << planned.status().message() << "\n";
     return kExitBadInput;

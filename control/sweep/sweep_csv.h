@@ -27,6 +27,7 @@ struct PointRecord {
   PointStatus status = PointStatus::kNotRun;
   // Read from its summary.json when the run finished (ok or failed); empty otherwise.
   std::vector<HeadlineValue> headline;
+  bool has_report = false;  // its directory holds a report.html
 };
 
 // The headline columns of all records, in the order they first appear.

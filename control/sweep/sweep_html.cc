@@ -23,7 +23,8 @@ std::string Table(std::span<const SweepAxis> axes, std::span<const PointRecord> 
       const auto it = std::ranges::find(r.headline, c, &HeadlineValue::name);
       out += "<td>" + (it == r.headline.end() ? std::string() : Escape(it->text)) + "</td>";
     }
-    out += "<td><a href=\"" + Escape(r.point->name) + "/summary.json\">" + Escape(r.point->name) +
+    const std::string target = r.has_report ? "/report.html" : "/summary.json";
+    out += "<td><a href=\"" + Escape(r.point->name + target) + "\">" + Escape(r.point->name) +
            "</a></td><td>" + PointStatusName(r.status) + "</td></tr>\n";
   }
   return out + "</table>\n";

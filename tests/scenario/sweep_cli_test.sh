@@ -178,6 +178,19 @@ PY
 grep -q "sweep: 2 points: 1 run, 1 resumed, 1 failed" "$work/stdout" ||
   fail "failing point: a second run must run it again and resume the other: $(cat "$work/stdout")"
 
+# --report: each point's run writes its report.html, which sweep.html links to; a point that
+# finished without one runs again to write it.
+"$bin" sweep "$base" --set topology.fat_tree.k=2,4 --out "$work/rep" --quiet >/dev/null 2>&1 ||
+  fail "sweep without --report failed"
+"$bin" sweep "$base" --set topology.fat_tree.k=2,4 --out "$work/rep" --report >"$work/stdout" \
+  2>/dev/null || fail "sweep --report failed"
+grep -q "sweep: 2 points: 2 run, 0 resumed, 0 failed" "$work/stdout" ||
+  fail "--report: points without a report must run again: $(cat "$work/stdout")"
+for p in point-000-k=2 point-001-k=4; do
+  [ -s "$work/rep/$p/report.html" ] || fail "--report: no $p/report.html"
+  grep -qF "href=\"$p/report.html\"" "$work/rep/sweep.html" || fail "--report: no link to $p"
+done
+
 # One refused point refuses the grid: exit 2, the point named, nothing written.
 "$bin" sweep "$base" --set topology.fat_tree.k=2,3,4 --out "$work/refused" >/dev/null \
   2>"$work/stderr"
