@@ -12,10 +12,11 @@
 namespace fe::control {
 namespace {
 
-TEST(SweepArgsTest, SweepTakesSetListsJobsOutAndQuiet) {
-  const StatusOr<CliArgs> a = ParseArgs(
-      {"sweep", "s.textproto", "--set", "topology.fat_tree.link_rate_gbps=400,800",
-       "--set=switch.queue[0].wred.kmin_bytes=5120", "--jobs", "3", "--out", "r", "--quiet"});
+TEST(SweepArgsTest, SweepTakesSetListsJobsOutQuietAndReport) {
+  const StatusOr<CliArgs> a =
+      ParseArgs({"sweep", "s.textproto", "--set", "topology.fat_tree.link_rate_gbps=400,800",
+                 "--set=switch.queue[0].wred.kmin_bytes=5120", "--jobs", "3", "--out", "r",
+                 "--quiet", "--report"});
   ASSERT_TRUE(a.ok()) << a.status().message();
   EXPECT_EQ(a->command, Command::kSweep);
   EXPECT_EQ(a->scenario_path, "s.textproto");
@@ -23,6 +24,7 @@ TEST(SweepArgsTest, SweepTakesSetListsJobsOutAndQuiet) {
                                               "switch.queue[0].wred.kmin_bytes=5120"}));
   EXPECT_EQ(a->jobs, 3);
   EXPECT_TRUE(a->quiet);
+  EXPECT_TRUE(a->report);
   fabric_emu::Scenario scenario;
   scenario.set_name("lab");
   EXPECT_EQ(SweepDir(a.value(), scenario), "r");
