@@ -327,6 +327,41 @@ TEST(CommandsTest, CommandAppliedBetweenSlicesReplaysIdentically) {
   ASSERT_TRUE(bad.ok());
   EXPECT_EQ(live->commands->Apply(*bad, CommandSource::kApi).message(),
             "set_pfc.priority: must be in [0, 7], got 8");
+  EXPECT_EQ(live->commands->ApplyAt(slice_end, *command, CommandSource::kApi).message(),
+            "at_ns: " + NsExact(slice_end) + " is past; the run is at " +
+                NsExact(live->sched.Now()) + " ns");
+  EXPECT_EQ(live->commands->applied().size(), 1u);
+}
+
+// A command sent ahead of its time runs when a schedule entry at that time would: the same
+// results as the schedule, and the same events.csv but for the source.
+TEST(CommandsTest, CommandSentAheadRunsAsTheScheduleWould) {
+  const fabric_emu::Scenario plain = Load(kIncast);
+  const fabric_emu::Scenario scheduled = Load(std::string(kIncast) + R"pb(
+    schedule {
+      at_ns: 40000
+      set_ecn {
+        switch_name: "edge0"
+        priority: 3
+        wred { enabled: false }
+      }
+    }
+  )pb");
+  std::unique_ptr<Emulation> by_schedule = Build(scheduled);
+  by_schedule->sched.RunUntil(Time::Infinite());
+  std::unique_ptr<Emulation> by_api = Build(plain);
+  by_api->sched.RunUntil(Time::Infinite(), 5000);  // the run loop's first slice
+  ASSERT_LT(by_api->sched.Now(), TimeFromNs(kChangeNs));
+  ASSERT_TRUE(
+      by_api->commands
+          ->ApplyAt(TimeFromNs(kChangeNs), CommandOf(scheduled.schedule(0)), CommandSource::kApi)
+          .ok());
+  by_api->sched.RunUntil(Time::Infinite());
+  EXPECT_EQ(Flows(*by_api), Flows(*by_schedule));
+  EXPECT_EQ(Marks(*by_api, "edge0"), Marks(*by_schedule, "edge0"));
+  std::string events = EventsCsv(by_schedule->commands->applied());
+  events.replace(events.find(",schedule,"), 10, ",api,");
+  EXPECT_EQ(EventsCsv(by_api->commands->applied()), events);
 }
 
 }  // namespace
