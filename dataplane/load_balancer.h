@@ -49,7 +49,11 @@ class LoadBalancer {
   // The member of least quality; ties go to the first from a start the flow hash gives, so that
   // flows meeting equal members spread over them.
   int LeastLoaded(std::span<const uint16_t> group, uint32_t flow_hash, QueueId queue, Time now);
-  int Spray(std::span<const uint16_t> group);
+  int Spray(std::span<const uint16_t> group, uint32_t flow_hash);
+  // The flow's next member in turn: each of its packets on the member after its last one's,
+  // starting from the hash's member, so that every flow spreads evenly over the group whatever
+  // other flows send, and flows start out of step with one another.
+  int InTurn(std::span<const uint16_t> group, uint32_t flow_hash);
   // A new flowlet of the slot's flow: its member, counted if it moved.
   int NewFlowlet(std::span<const uint16_t> group, uint32_t flow_hash, QueueId queue, Time now,
                  uint64_t* slot, uint64_t now_ticks);
@@ -58,7 +62,7 @@ class LoadBalancer {
   EgressPortSpan ports_;
   cong::FlowletTable flowlets_;            // flowlet and adaptive per flowlet; empty otherwise
   std::vector<cong::PortLoad> loads_;      // adaptive: by local port
-  std::vector<uint16_t> next_member_;      // spray round robin: by the group's first port
+  std::vector<uint16_t> turns_;            // spray round robin: a flow's turn, by flow-hash slot
   std::vector<uint64_t> flowlet_changes_;  // by local port
   Random random_;
   const topo::Graph* graph_;
