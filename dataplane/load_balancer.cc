@@ -26,8 +26,9 @@ LoadBalancer::LoadBalancer(const cong::LbConfig& config, EgressPortSpan ports, u
       ports_(ports),
       flowlets_(UsesFlowlets(config) ? config.flowlet_table_entries : 0),
       loads_(config.policy == cong::LbPolicy::kAdaptive ? ports.size() : 0),
-      turns_(config.policy == cong::LbPolicy::kSpray &&
-                     config.spray_order == cong::SprayOrder::kRoundRobin
+      turns_((config.policy == cong::LbPolicy::kSpray &&
+              config.spray_order == cong::SprayOrder::kRoundRobin) ||
+                     config.adaptive_per_packet
                  ? config.flowlet_table_entries
                  : 0),
       flowlet_changes_(ports.size(), 0),
@@ -55,7 +56,8 @@ int LoadBalancer::Weighted(std::span<const uint16_t> group, uint32_t flow_hash,
 int LoadBalancer::LeastLoaded(std::span<const uint16_t> group, uint32_t flow_hash, QueueId queue,
                               Time now) {
   const auto n = static_cast<int>(group.size());
-  const int start = HashMember(group, flow_hash);
+  const int start =
+      config_.adaptive_per_packet ? InTurn(group, flow_hash) : HashMember(group, flow_hash);
   int best = start;
   int best_quality = INT32_MAX;
   for (int i = 0, m = start; i < n; ++i, m = m + 1 == n ? 0 : m + 1) {

@@ -47,7 +47,8 @@ class LoadBalancer {
  private:
   int Weighted(std::span<const uint16_t> group, uint32_t flow_hash, uint32_t dst_host) const;
   // The member of least quality; ties go to the first from a start the flow hash gives, so that
-  // flows meeting equal members spread over them.
+  // flows meeting equal members spread over them, and per packet from the flow's turn, so that a
+  // flow's packets meeting equal members spread over them too.
   int LeastLoaded(std::span<const uint16_t> group, uint32_t flow_hash, QueueId queue, Time now);
   int Spray(std::span<const uint16_t> group, uint32_t flow_hash);
   // The flow's next member in turn: each of its packets on the member after its last one's,
@@ -60,9 +61,9 @@ class LoadBalancer {
 
   cong::LbConfig config_;
   EgressPortSpan ports_;
-  cong::FlowletTable flowlets_;            // flowlet and adaptive per flowlet; empty otherwise
-  std::vector<cong::PortLoad> loads_;      // adaptive: by local port
-  std::vector<uint16_t> turns_;            // spray round robin: a flow's turn, by flow-hash slot
+  cong::FlowletTable flowlets_;        // flowlet and adaptive per flowlet; empty otherwise
+  std::vector<cong::PortLoad> loads_;  // adaptive: by local port
+  std::vector<uint16_t> turns_;  // round robin, adaptive per packet: a flow's turn, by hash slot
   std::vector<uint64_t> flowlet_changes_;  // by local port
   Random random_;
   const topo::Graph* graph_;
