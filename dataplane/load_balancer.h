@@ -1,7 +1,7 @@
 // The state a switch keeps to balance load over its route groups under a policy other than hash
 // ECMP (congestion/load_balancing.h), and the choice itself, in two steps: Peek, a read-only guess
 // of the member a packet will take, which the prefetch stage may call ahead of the packet; and
-// Pick, the choice that counts, which updates the state (flowlet table, round-robin position,
+// Pick, the choice that counts, which updates the state (flowlet table, round-robin turns,
 // port loads). Memory is bounded: a flowlet table of a fixed size, a few words per port, and
 // under `weighted` the switch's WCMP weights.
 #pragma once
