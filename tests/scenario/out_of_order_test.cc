@@ -41,13 +41,11 @@ Outputs RunOoo(const std::string& text, uint64_t seed) {
 
 // 16 hosts of a k = 4 fat-tree each send 1 MiB, every packet on the next of 16 source ports.
 std::string Sprayed(const std::string& delivery) {
-  return R"pb(
-           topology { fat_tree { k: 4 link_rate_gbps: 100 link_delay_ns: 1000 } }
-           nic { transport { delivery:)pb" +
-         delivery + R"pb(                                                                                                     entropy { values: 16 } }
-                                                                                                                              }
-    traffic { permutation { message_bytes: 1048576 } }
-  )pb";
+  return "topology { fat_tree { k: 4 link_rate_gbps: 100 link_delay_ns: 1000 } }\n"
+         "nic { transport { delivery: " +
+         delivery +
+         " entropy { values: 16 } } }\n"
+         "traffic { permutation { message_bytes: 1048576 } }\n";
 }
 
 constexpr uint64_t kPermutationBytes = 16 * 1048576;
