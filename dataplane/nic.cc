@@ -53,7 +53,8 @@ StatusOr<NicConfig> CompileNicParams(const NicParams& params, Rate port_rate) {
   }
   if (params.out_of_order && (params.reorder_window_packets == 0 ||
                               params.reorder_window_packets % kSackBlockPackets != 0)) {
-    return Status::Error("nic.reorder_window_packets: must be a positive multiple of 64");
+    return Status::Error("nic.reorder_window_packets: must be a positive multiple of " +
+                         std::to_string(kSackBlockPackets));
   }
   if (params.entropy.values == 0 || params.entropy.values > kMaxEntropyValues) {
     return Status::Error("nic.entropy.values: must be 1 to " + std::to_string(kMaxEntropyValues));
