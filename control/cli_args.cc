@@ -22,7 +22,12 @@ enum class Option {
   kPair,
   kDot,
   kJson,
-  kExportFile
+  kExportFile,
+  kApi,
+  kApiTokenFile,
+  kApiAllowRemote,
+  kApiHold,
+  kPace
 };
 
 struct OptionSpec {
@@ -33,9 +38,17 @@ struct OptionSpec {
 
 // `run --realtime` is `serve`; the real-time options are taken only together with it.
 constexpr OptionSpec kRunOptions[] = {
-    {"--out", Option::kOut, true},      {"--seed", Option::kSeed, true},
-    {"--quiet", Option::kQuiet, false}, {"--realtime", Option::kRealtime, false},
-    {"--eal", Option::kEal, true},      {"--duration-s", Option::kDurationS, true},
+    {"--out", Option::kOut, true},
+    {"--seed", Option::kSeed, true},
+    {"--quiet", Option::kQuiet, false},
+    {"--realtime", Option::kRealtime, false},
+    {"--eal", Option::kEal, true},
+    {"--duration-s", Option::kDurationS, true},
+    {"--api", Option::kApi, true},
+    {"--api-token-file", Option::kApiTokenFile, true},
+    {"--api-allow-remote", Option::kApiAllowRemote, false},
+    {"--api-hold", Option::kApiHold, false},
+    {"--pace", Option::kPace, true},
 };
 constexpr OptionSpec kServeOptions[] = {
     {"--out", Option::kOut, true},
@@ -43,6 +56,11 @@ constexpr OptionSpec kServeOptions[] = {
     {"--quiet", Option::kQuiet, false},
     {"--eal", Option::kEal, true},
     {"--duration-s", Option::kDurationS, true},
+    {"--api", Option::kApi, true},
+    {"--api-token-file", Option::kApiTokenFile, true},
+    {"--api-allow-remote", Option::kApiAllowRemote, false},
+    {"--api-hold", Option::kApiHold, false},
+    {"--pace", Option::kPace, true},
 };
 
 constexpr OptionSpec kTopoOptions[] = {
@@ -171,6 +189,28 @@ Status ApplyOption(Command command, const OptionSpec& spec, std::string_view val
       if (value.empty()) return UsageError(command, flag + " needs a file, or - for stdout");
       args->export_file = std::string(value);
       return Status::Ok();
+    case Option::kApi: {
+      StatusOr<api::ListenAddress> listen = api::ParseListenAddress(value);
+      if (!listen.ok()) return UsageError(command, listen.status().message());
+      args->api.listen = *listen;
+      return Status::Ok();
+    }
+    case Option::kApiTokenFile:
+      if (value.empty()) return UsageError(command, flag + " needs a file");
+      args->api.token_file = std::string(value);
+      return Status::Ok();
+    case Option::kApiAllowRemote:
+      args->api.allow_remote = true;
+      return Status::Ok();
+    case Option::kApiHold:
+      args->api.hold = true;
+      return Status::Ok();
+    case Option::kPace: {
+      StatusOr<double> pace = api::ParsePace(value);
+      if (!pace.ok()) return UsageError(command, pace.status().message());
+      args->api.pace = *pace;
+      return Status::Ok();
+    }
   }
   return Status::Ok();
 }
@@ -225,6 +265,10 @@ StatusOr<CliArgs> ParseCommand(Command command, std::span<const std::string_view
   }
   if (args.command == Command::kRun && (args.eal_args || args.duration_s)) {
     return UsageError(command, "--eal and --duration-s go with --realtime");
+  }
+  if (Status s = api::CheckApiOptions(args.api); !s.ok()) return UsageError(command, s.message());
+  if (args.command == Command::kServe && args.api.pace) {
+    return UsageError(command, "--pace is for software runs; serve runs in real time");
   }
   if (args.dot_file == "-" && args.json_file == "-") {
     return UsageError(command, "--dot - and --json - cannot both go to stdout");

@@ -1,6 +1,6 @@
 // The fabric-emu command line: commands, options, help texts and exit codes. Parsing only;
 // nothing here reads a scenario or runs anything.
-//   fabric-emu run SCENARIO [--out DIR] [--seed N] [--quiet]
+//   fabric-emu run SCENARIO [--out DIR] [--seed N] [--quiet] [--api HOST:PORT [--pace X] ...]
 //   fabric-emu validate SCENARIO
 //   fabric-emu serve SCENARIO [--eal "ARGS"] [--duration-s S] [--out DIR] [--seed N] [--quiet]
 //   fabric-emu topo SCENARIO [--pair A,B] [--dot FILE|-] [--json FILE|-]
@@ -13,6 +13,7 @@
 #include <string>
 #include <utility>
 
+#include "control/api/api_options.h"
 #include "core/status.h"
 #include "proto/scenario.pb.h"
 
@@ -40,6 +41,8 @@ struct CliArgs {
   std::string dot_file;     // topo: --dot, Graphviz output ("-": stdout); empty: none
   std::string json_file;    // topo: --json, JSON output ("-": stdout); empty: none
   std::string export_file;  // export: -o, the native trace ("-" or empty: stdout)
+  // run, serve: --api, --api-token-file, --api-allow-remote, --api-hold; run: --pace.
+  api::ApiOptions api;
 };
 
 // Parses argv (argv[0] is the program). An error says what is wrong and which help to read;

@@ -54,7 +54,14 @@ int Run(const CliArgs& args, const fabric_emu::Scenario& scenario) {
     std::cerr << "fabric-emu: " << s.message() << "\n";
     return kExitRuntimeFailure;
   }
+  StatusOr<std::unique_ptr<api::ApiSession>> api = std::unique_ptr<api::ApiSession>();
+  if (args.api.listen) api = api::ApiSession::Start(args.api, "software", out_dir, std::cerr);
+  if (!api.ok()) {
+    std::cerr << "fabric-emu: " << api.status().message() << "\n";
+    return kExitBadInput;
+  }
   SoftwareRunOptions options;
+  options.api = api->get();
   options.seed = seed;
   options.out_dir = out_dir;
   options.scenario_dir = ScenarioDir(args.scenario_path);
@@ -112,6 +119,10 @@ int Run(const CliArgs& args, const fabric_emu::Scenario& scenario) {
   if (!jobs->empty()) outputs += ", " + *jobs;
   if (scenario.has_capture()) outputs += ", " + out_dir + "/" + scenario.capture().file();
   std::cout << HumanSummary(scenario, seed, *run, flows) << "  outputs   " << outputs << "\n";
+  if (*api != nullptr) {
+    (*api)->Finish(run->events, run->wall_time_s, nullptr);
+    (*api)->HoldIfAsked(std::cerr);
+  }
   if (!run->no_progress.empty()) {
     std::cerr << "fabric-emu: run failed: no progress: " << run->no_progress << "\n";
     return kExitRuntimeFailure;
@@ -176,6 +187,7 @@ int Main(int argc, char** argv) {
     options.out_dir = OutputDir(args, scenario);
     options.scenario_dir = ScenarioDir(args.scenario_path);
     options.log = &std::cerr;
+    options.api = args.api;
     return RunServe(scenario, options);
   }
   return Run(args, scenario);
