@@ -126,11 +126,12 @@ double RunSnapshot::Progress() const {
 }
 
 Histogram FctHistogram(const dp::MessageTable& messages) {
+  // Written out, so each bound is the double nearest its decimal (a product would drift).
+  static constexpr double kBoundsS[] = {1e-6, 2e-6, 5e-6, 1e-5, 2e-5, 5e-5, 1e-4, 2e-4,
+                                        5e-4, 1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2, 0.1,
+                                        0.2,  0.5,  1,    2,    5,    10};
   Histogram h;
-  for (double decade = 1e-6; decade < 10; decade *= 10) {
-    for (double step : {1.0, 2.0, 5.0}) h.upper_bounds_s.push_back(decade * step);
-  }
-  h.upper_bounds_s.push_back(10.0);
+  h.upper_bounds_s.assign(std::begin(kBoundsS), std::end(kBoundsS));
   h.counts.assign(h.upper_bounds_s.size(), 0);
   for (uint32_t id = 0; id < messages.size(); ++id) {
     // The FCT flows.csv gives: from the actual start to the delivery of the last byte.
