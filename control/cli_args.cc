@@ -27,7 +27,8 @@ enum class Option {
   kApiTokenFile,
   kApiAllowRemote,
   kApiHold,
-  kPace
+  kPace,
+  kEvents
 };
 
 struct OptionSpec {
@@ -49,6 +50,7 @@ constexpr OptionSpec kRunOptions[] = {
     {"--api-allow-remote", Option::kApiAllowRemote, false},
     {"--api-hold", Option::kApiHold, false},
     {"--pace", Option::kPace, true},
+    {"--events", Option::kEvents, true},
 };
 constexpr OptionSpec kServeOptions[] = {
     {"--out", Option::kOut, true},
@@ -211,6 +213,10 @@ Status ApplyOption(Command command, const OptionSpec& spec, std::string_view val
       args->api.pace = *pace;
       return Status::Ok();
     }
+    case Option::kEvents:
+      if (value.empty()) return UsageError(command, flag + " needs an events.csv file");
+      args->events_file = std::string(value);
+      return Status::Ok();
   }
   return Status::Ok();
 }
@@ -269,6 +275,9 @@ StatusOr<CliArgs> ParseCommand(Command command, std::span<const std::string_view
   if (Status s = api::CheckApiOptions(args.api); !s.ok()) return UsageError(command, s.message());
   if (args.command == Command::kServe && args.api.pace) {
     return UsageError(command, "--pace is for software runs; serve runs in real time");
+  }
+  if (args.command == Command::kServe && !args.events_file.empty()) {
+    return UsageError(command, "--events replays in software mode, not with --realtime");
   }
   if (args.dot_file == "-" && args.json_file == "-") {
     return UsageError(command, "--dot - and --json - cannot both go to stdout");

@@ -1,6 +1,7 @@
 // The fabric-emu command line: commands, options, help texts and exit codes. Parsing only;
 // nothing here reads a scenario or runs anything.
-//   fabric-emu run SCENARIO [--out DIR] [--seed N] [--quiet] [--api HOST:PORT [--pace X] ...]
+//   fabric-emu run SCENARIO [--out DIR] [--seed N] [--quiet] [--events FILE]
+//                  [--api HOST:PORT [--pace X] ...]
 //   fabric-emu validate SCENARIO
 //   fabric-emu serve SCENARIO [--eal "ARGS"] [--duration-s S] [--out DIR] [--seed N] [--quiet]
 //   fabric-emu topo SCENARIO [--pair A,B] [--dot FILE|-] [--json FILE|-]
@@ -43,6 +44,8 @@ struct CliArgs {
   std::string export_file;  // export: -o, the native trace ("-" or empty: stdout)
   // run, serve: --api, --api-token-file, --api-allow-remote, --api-hold; run: --pace.
   api::ApiOptions api;
+  // run: --events, an events.csv whose commands run instead of the scenario's schedule.
+  std::string events_file;
 };
 
 // Parses argv (argv[0] is the program). An error says what is wrong and which help to read;

@@ -72,7 +72,8 @@ constexpr std::string_view kOverviewHelp =
     "\n";
 
 constexpr std::string_view kRunHelp =
-    "Usage: fabric-emu run SCENARIO.textproto [--out DIR] [--seed N] [--quiet] [--realtime]\n"
+    "Usage: fabric-emu run SCENARIO.textproto [--out DIR] [--seed N] [--quiet] [--events FILE]\n"
+    "                      [--realtime]\n"
     "\n"
     "Emulates SCENARIO in software mode: virtual time, no NIC, no hugepages, no DPDK arguments.\n"
     "The whole scenario is validated first; if any field is wrong nothing runs.\n"
@@ -94,12 +95,16 @@ constexpr std::string_view kRunHelp =
     "                                  transfer time and queueing share\n"
     "                DIR/rates.csv     with run.rate_sample_interval_ns: each flow's rate\n"
     "                DIR/queues.csv    with run.queue_sample_interval_ns: each queue's depth\n"
+    "                DIR/events.csv    with a schedule or --events: each command applied,\n"
+    "                                  its time and source (docs/commands.md)\n"
     "                DIR/<capture.file> with a capture section: a pcapng of chosen ports\n"
     "              docs/scenario.md (Outputs) describes every field and column;\n"
     "              docs/workloads.md the workloads behind them.\n"
     "  --seed N    replaces run.seed (0 to 2^64-1), the seed of every random choice: traffic\n"
     "              pattern, ECMP hashing, ECN marks\n"
     "  --quiet     no progress line on stderr (as run { progress: false })\n"
+    "  --events FILE  replays a run: the commands of FILE (an events.csv) run at their times\n"
+    "              instead of the scenario's schedule; same scenario and seed, same results\n"
     "  --realtime  real-time mode, the same as `fabric-emu serve` (see serve --help), which\n"
     "              also takes --eal \"ARGS\" and --duration-s S\n"
     "  -h, --help  this text\n"

@@ -153,6 +153,8 @@ StatusOr<std::unique_ptr<Emulation>> Assemble(const fabric_emu::Scenario& scenar
     e->failures = std::move(failures).value();
     e->failures->Start();
   }
+  e->commands = std::make_unique<CommandExecutor>(scenario, e.get());
+  e->commands->ScheduleScenario();
   return e;
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "control/commands/executor.h"
 #include "control/failures.h"
 #include "core/scheduler.h"
 #include "core/status.h"
@@ -35,6 +36,9 @@ struct Emulation {
   // Starts the messages that wait for others; null when none does. After the fabric, whose
   // message observer it is.
   std::unique_ptr<DependencyRelease> release;
+  // Runs the scenario's schedule and commands from outside (control/commands/). Last: it acts
+  // on everything above.
+  std::unique_ptr<CommandExecutor> commands;
 };
 
 // The scenario's NIC section as NIC parameters: unset fields keep their documented defaults,

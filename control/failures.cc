@@ -34,30 +34,6 @@ StatusOr<topo::NodeId> NodeNamed(const topo::Graph& graph, const std::string& na
   return *n;
 }
 
-StatusOr<FailureTarget> ResolveLink(const fabric_emu::LinkRef& ref, const topo::Graph& graph,
-                                    const std::string& field) {
-  StatusOr<topo::NodeId> a = NodeNamed(graph, ref.a(), field + ".a");
-  if (!a.ok()) return a.status();
-  StatusOr<topo::NodeId> b = NodeNamed(graph, ref.b(), field + ".b");
-  if (!b.ok()) return b.status();
-  // Parallel links between a and b, in a's port order.
-  std::vector<topo::LinkId> between;
-  const topo::Node& node = graph.node(*a);
-  for (uint16_t p = 0; p < node.links.size(); ++p) {
-    if (graph.Peer(topo::PortRef{*a, p}).node == *b) between.push_back(node.links[p]);
-  }
-  if (between.empty()) {
-    return Status::Error(field + ": no link between " + ref.a() + " and " + ref.b());
-  }
-  if (ref.index() < 0 || static_cast<size_t>(ref.index()) >= between.size()) {
-    return Status::Error(field + ".index: " + ref.a() + " and " + ref.b() + " have " +
-                         std::to_string(between.size()) + " link(s), numbered from 0");
-  }
-  return FailureTarget{"link",
-                       ref.a() + "-" + ref.b() + "[" + std::to_string(ref.index()) + "]",
-                       {between[ref.index()]}};
-}
-
 StatusOr<FailureTarget> ResolveEngine(const fabric_emu::EngineRef& ref, const topo::Graph& graph,
                                       const std::vector<topo::OpticalEngine>& engines,
                                       const std::string& field) {
@@ -91,6 +67,30 @@ StatusOr<FailureTarget> ResolveSwitch(const std::string& name, const topo::Graph
 }
 
 }  // namespace
+
+StatusOr<FailureTarget> ResolveLink(const fabric_emu::LinkRef& ref, const topo::Graph& graph,
+                                    const std::string& field) {
+  StatusOr<topo::NodeId> a = NodeNamed(graph, ref.a(), field + ".a");
+  if (!a.ok()) return a.status();
+  StatusOr<topo::NodeId> b = NodeNamed(graph, ref.b(), field + ".b");
+  if (!b.ok()) return b.status();
+  // Parallel links between a and b, in a's port order.
+  std::vector<topo::LinkId> between;
+  const topo::Node& node = graph.node(*a);
+  for (uint16_t p = 0; p < node.links.size(); ++p) {
+    if (graph.Peer(topo::PortRef{*a, p}).node == *b) between.push_back(node.links[p]);
+  }
+  if (between.empty()) {
+    return Status::Error(field + ": no link between " + ref.a() + " and " + ref.b());
+  }
+  if (ref.index() < 0 || static_cast<size_t>(ref.index()) >= between.size()) {
+    return Status::Error(field + ".index: " + ref.a() + " and " + ref.b() + " have " +
+                         std::to_string(between.size()) + " link(s), numbered from 0");
+  }
+  return FailureTarget{"link",
+                       ref.a() + "-" + ref.b() + "[" + std::to_string(ref.index()) + "]",
+                       {between[ref.index()]}};
+}
 
 StatusOr<ResolvedFailures> ResolveFailures(const fabric_emu::Topology& topology,
                                            const topo::Graph& graph) {
@@ -197,6 +197,21 @@ void FailureInjector::Start() {
   for (uint32_t c = 0; c < resolved_.changes.size(); ++c) {
     sched_->At(resolved_.changes[c].at, this, uint64_t{c} * 2);
   }
+}
+
+Status FailureInjector::ChangeLinkNow(const fabric_emu::LinkRef& link, bool up) {
+  StatusOr<FailureTarget> target = ResolveLink(link, fabric_->graph(), "link");
+  if (!target.ok()) return target.status();
+  const auto failure = static_cast<int32_t>(resolved_.targets.size());
+  const auto change = static_cast<uint32_t>(resolved_.changes.size());
+  resolved_.targets.push_back(std::move(target).value());
+  resolved_.changes.push_back(FailureChange{failure, sched_->Now(), up, false});
+  const FailureTarget& t = resolved_.targets.back();
+  events_.push_back(
+      FailureEventSummary{failure, sched_->Now(), t.kind + (up ? "_up" : "_down"), t.name});
+  affected_.emplace_back();
+  OnEvent(uint64_t{change} * 2);
+  return Status::Ok();
 }
 
 void FailureInjector::OnEvent(uint64_t arg) {

@@ -54,6 +54,10 @@ struct ResolvedFailures {
 StatusOr<ResolvedFailures> ResolveFailures(const fabric_emu::Topology& topology,
                                            const topo::Graph& graph);
 
+// The link `ref` names in `graph`. Errors read "<field>.a: no node named \"leaf9\"", ...
+StatusOr<FailureTarget> ResolveLink(const fabric_emu::LinkRef& ref, const topo::Graph& graph,
+                                    const std::string& field);
+
 // One change as the summary reports it.
 struct FailureEventSummary {
   int32_t failure = 0;  // index in topology.failure
@@ -89,6 +93,10 @@ class FailureInjector final : public EventHandler, public dp::LinkLossObserver {
 
   // Schedules every change.
   void Start();
+  // A link change a command makes now (control/commands/), handled as a change of the list:
+  // reconvergence, losses and summary alike. Call from a domain-0 event. Its failure index
+  // follows the list's.
+  Status ChangeLinkNow(const fabric_emu::LinkRef& link, bool up);
   FailureSummary Summary() const;
 
   void OnEvent(uint64_t arg) override;

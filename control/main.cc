@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "control/cli_args.h"
+#include "control/commands/events_csv.h"
 #include "control/export_command.h"
 #include "control/report/collectives_report.h"
 #include "control/report/jobs_csv.h"
@@ -35,7 +36,19 @@ std::string ScenarioDir(const std::string& path) {
 // (dp::kMaxMbufPoolSize elements of about 450 bytes); untouched pages cost no memory.
 constexpr int kSoftwareEalMemoryMb = 1536;
 
-int Run(const CliArgs& args, const fabric_emu::Scenario& scenario) {
+int Run(const CliArgs& args, const fabric_emu::Scenario& loaded) {
+  // A replay runs the events file's commands instead of the schedule (which it holds already).
+  StatusOr<std::vector<AppliedCommand>> replay = std::vector<AppliedCommand>{};
+  fabric_emu::Scenario scenario = loaded;
+  if (!args.events_file.empty()) {
+    // Before the output directory is readied, which removes the events.csv it may hold.
+    replay = LoadEvents(args.events_file, scenario, ScenarioDir(args.scenario_path));
+    if (!replay.ok()) {
+      std::cerr << "fabric-emu: " << replay.status().message() << "\n";
+      return kExitBadInput;
+    }
+    scenario.clear_schedule();
+  }
   const uint64_t seed = scenario.run().seed();
   const std::string out_dir = OutputDir(args, scenario);
   // Before anything runs, so that a directory the run cannot use costs the user no run.
@@ -67,6 +80,7 @@ int Run(const CliArgs& args, const fabric_emu::Scenario& scenario) {
   options.scenario_dir = ScenarioDir(args.scenario_path);
   if (scenario.run().progress()) options.progress = &std::cerr;
   if (signals->ok()) options.signals = &*signals;
+  options.replay = std::move(replay).value();
   StatusOr<SoftwareRunResult> run = RunSoftware(scenario, options);
   // The outputs are written with the signals' default actions back: a second Ctrl-C (or one that
   // came meanwhile) ends the process at once.
@@ -93,6 +107,9 @@ int Run(const CliArgs& args, const fabric_emu::Scenario& scenario) {
   if (run->rates != nullptr) series.emplace_back("rates.csv", RatesCsv(run->rates->samples()));
   if (run->queues != nullptr) {
     series.emplace_back("queues.csv", QueuesCsv(run->queues->samples(), run->emulation->graph));
+  }
+  if (const CommandExecutor& c = *run->emulation->commands; c.any_scheduled()) {
+    series.emplace_back("events.csv", EventsCsv(c.applied()));
   }
   if (const Emulation& e = *run->emulation; !e.workload.requests.empty()) {
     series.emplace_back("kv.csv", KvCsv(e.workload, OutcomesOf(e.fabric->messages())));

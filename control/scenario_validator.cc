@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "control/commands/validate_command.h"
 #include "control/validation.h"
 #include "dataplane/fabric.h"
 
@@ -68,6 +69,7 @@ std::vector<std::string> ValidateScenario(const Scenario& scenario,
   if (scenario.has_switch_()) ValidateLoadBalancing(v);
   if (scenario.has_nic()) ValidateNic(v);
   ValidateBuilds(v);
+  ValidateSchedule(v);
   CheckTraffic(v);
   if (scenario.has_run()) CheckRun(v);
   if (scenario.has_realtime()) ValidateRealtime(v);

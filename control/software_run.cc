@@ -52,6 +52,9 @@ StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
   SoftwareRunResult r;
   r.emulation = std::move(built).value();
   Emulation& e = *r.emulation;
+  for (const AppliedCommand& c : options.replay) {
+    e.commands->ScheduleAt(c.at, c.command, CommandSource::kReplay);
+  }
 
   StatusOr<std::unique_ptr<dp::PcapngWriter>> capture =
       AttachCapture(scenario, options.out_dir, &e);

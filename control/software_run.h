@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "control/api/api_session.h"
 #include "control/emulation.h"
@@ -30,6 +31,8 @@ struct SoftwareRunOptions {
   StopSignals* signals = nullptr;
   // The HTTP API, served between slices, which it may pace (nullptr: none).
   api::ApiSession* api = nullptr;
+  // Commands to run at their times (a replayed events.csv, control/commands/events_csv.h).
+  std::vector<AppliedCommand> replay;
 };
 
 struct SoftwareRunResult {

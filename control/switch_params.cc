@@ -22,20 +22,18 @@ void ApplyQueue(const fabric_emu::QueueConfig& q, dp::SwitchParams* p) {
   b.alpha = q.alpha();
   b.reserved_bytes = q.reserved_bytes();
   if (q.has_lossless()) b.lossless = q.lossless();
-  if (q.has_wred()) {
-    cong::WredParams& w = p->wred[prio];
-    w.enabled = q.wred().enabled();
-    w.kmin_bytes = q.wred().kmin_bytes();
-    w.kmax_bytes = q.wred().kmax_bytes();
-    w.pmax = q.wred().pmax();
-    w.mark_at_dequeue = q.wred().mark_at_dequeue();
-  }
+  if (q.has_wred()) p->wred[prio] = BuildWredParams(q.wred());
   cong::EgressQueueParams& e = p->scheduler.queues[prio];
   if (q.has_strict_priority()) e.strict = q.strict_priority();
   e.quantum_bytes = int64_t{q.dwrr_weight()} * kDwrrQuantumPerWeightBytes;
 }
 
 }  // namespace
+
+cong::WredParams BuildWredParams(const fabric_emu::Wred& wred) {
+  return cong::WredParams{wred.enabled(), wred.kmin_bytes(), wred.kmax_bytes(), wred.pmax(),
+                          wred.mark_at_dequeue()};
+}
 
 dp::SwitchParams BuildSwitchParams(const fabric_emu::SwitchConfig& sw) {
   dp::SwitchParams p;

@@ -10,6 +10,9 @@
 
 namespace fe::control {
 
+// One queue's WRED profile; unset fields keep the schema's defaults.
+cong::WredParams BuildWredParams(const fabric_emu::Wred& wred);
+
 // Values are range-checked when the fabric compiles them; errors there name the field.
 dp::SwitchParams BuildSwitchParams(const fabric_emu::SwitchConfig& sw);
 

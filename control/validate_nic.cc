@@ -59,6 +59,8 @@ void CheckRateStepMbps(Validation& v, const Site& s, int field, double rate_mbps
                 "in Mb/s: at most the fastest link");
 }
 
+}  // namespace
+
 void CheckDcqcn(Validation& v, const Dcqcn& d, const Site& s) {
   if (d.preset() == Dcqcn::PRESET_UNSPECIFIED) {
     v.out.Add(s, Dcqcn::kPresetFieldNumber, "must be PAPER or NVIDIA");
@@ -98,6 +100,8 @@ void CheckDcqcn(Validation& v, const Dcqcn& d, const Site& s) {
                      "in Mb/s: 1 (ConnectX's smallest rpg_min_rate) up to the link rate");
   }
 }
+
+namespace {
 
 void CheckHpcc(Validation& v, const Hpcc& h, const Site& s) {
   v.out.AboveUpTo(s, Hpcc::kEtaFieldNumber, h.eta(), 0.0, 1.0, "a target utilisation");

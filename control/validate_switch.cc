@@ -25,17 +25,6 @@ int MaxPorts(const Validation& v, const std::function<bool(const topo::Node&)>& 
   return static_cast<int>(ports);
 }
 
-// The switches' roles, for an error naming one that is not among them.
-std::string RolesOf(const topo::Graph& graph) {
-  std::set<std::string> roles;
-  for (const topo::Node& n : graph.nodes()) {
-    if (n.kind == topo::NodeKind::kSwitch) roles.insert(n.role);
-  }
-  std::string out;
-  for (const std::string& r : roles) out += (out.empty() ? "" : ", ") + r;
-  return out;
-}
-
 void CheckTierOverrides(Validation& v, const Site& s) {
   const SwitchConfig& base = v.scenario.switch_();
   std::map<SwitchTier, int> seen;
@@ -128,6 +117,16 @@ void CheckRoleOverrides(Validation& v, const Site& s) {
 }
 
 }  // namespace
+
+std::string RolesOf(const topo::Graph& graph) {
+  std::set<std::string> roles;
+  for (const topo::Node& n : graph.nodes()) {
+    if (n.kind == topo::NodeKind::kSwitch) roles.insert(n.role);
+  }
+  std::string out;
+  for (const std::string& r : roles) out += (out.empty() ? "" : ", ") + r;
+  return out;
+}
 
 void ValidateSwitch(Validation& v) {
   const Site s = v.root.Nested(fabric_emu::Scenario::kSwitchFieldNumber);

@@ -16,6 +16,12 @@ struct SwitchLayer {
   Site site;
 };
 
+// The rules each field of a WRED profile obeys on its own.
+void CheckWredFields(Validation& v, const fabric_emu::Wred& w, const Site& s);
+
+// The switches' roles, comma-separated, for an error naming one that is not among them.
+std::string RolesOf(const topo::Graph& graph);
+
 // The rules each field obeys on its own, in one SwitchConfig; overrides hold no overrides.
 void CheckSwitchFields(Validation& v, const fabric_emu::SwitchConfig& c, const Site& s,
                        bool top_level);

@@ -23,6 +23,11 @@ constexpr int64_t kMaxBufferBytes = int64_t{1} << 40;
 
 }  // namespace
 
+void CheckWredFields(Validation& v, const Wred& w, const Site& s) {
+  v.out.AtLeast<int64_t>(s, Wred::kKminBytesFieldNumber, w.kmin_bytes(), 0);
+  v.out.InRange(s, Wred::kPmaxFieldNumber, w.pmax(), 0.0, 1.0, "a probability");
+}
+
 // The rules each field obeys on its own, in one SwitchConfig.
 void CheckSwitchFields(Validation& v, const SwitchConfig& c, const Site& s, bool top_level) {
   std::map<int, int> dscp_seen;
@@ -64,11 +69,7 @@ void CheckSwitchFields(Validation& v, const SwitchConfig& c, const Site& s, bool
     v.out.AtLeast<int64_t>(qs, QueueConfig::kReservedBytesFieldNumber, q.reserved_bytes(), 0);
     v.out.InRange(qs, QueueConfig::kDwrrWeightFieldNumber, q.dwrr_weight(), 1, kMaxDwrrWeight,
                   "a round credits weight x 9216 bytes, at most 2^24");
-    if (q.has_wred()) {
-      const Site ws = qs.Nested(QueueConfig::kWredFieldNumber);
-      v.out.AtLeast<int64_t>(ws, Wred::kKminBytesFieldNumber, q.wred().kmin_bytes(), 0);
-      v.out.InRange(ws, Wred::kPmaxFieldNumber, q.wred().pmax(), 0.0, 1.0, "a probability");
-    }
+    if (q.has_wred()) CheckWredFields(v, q.wred(), qs.Nested(QueueConfig::kWredFieldNumber));
   }
   if (c.has_pfc()) {
     const Site ps = s.Nested(SwitchConfig::kPfcFieldNumber);

@@ -70,6 +70,8 @@ void ValidateFailures(Validation& v);
 void ValidateSwitch(Validation& v);
 void ValidateLoadBalancing(Validation& v);  // the switch section's load_balancing blocks
 void ValidateNic(Validation& v);
+// One DCQCN section's fields (the scenario's nic.cc.dcqcn, a command's).
+void CheckDcqcn(Validation& v, const fabric_emu::Dcqcn& d, const Site& s);
 // Builds NICs and switches as the run will, once every field check has passed.
 void ValidateBuilds(Validation& v);
 // Returns how many messages the section makes (a cdf_load: how many on average).

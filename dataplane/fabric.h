@@ -119,6 +119,7 @@ class Fabric final : public Reachability {
     return nic(s.src_host, graph_.HostPortTo(s.src_host, s.dst_host, id));
   }
   const Switch& switch_at(size_t i) const { return *switches_[i]; }
+  Switch& switch_at(size_t i) { return *switches_[i]; }
   size_t num_switches() const { return switches_.size(); }
   // Egress port `port` of node `node`.
   EgressPort& port(topo::NodeId node, uint16_t port) { return ports_[first_port_[node] + port]; }

@@ -204,6 +204,8 @@ class Nic final : public PacketReceiver, public PacketSource, public EventHandle
 
   uint32_t host() const { return host_; }
   const NicConfig& config() const { return config_; }
+  // DCQCN parameters from now on (a command while a run goes on): QPs keep their rates and state.
+  void SetDcqcn(const cong::DcqcnConfig& dcqcn) { config_.dcqcn = dcqcn; }
   NicCounters counters() const;
   uint64_t alloc_failures() const { return counters_.alloc_failures; }
 

@@ -196,7 +196,23 @@ void Switch::OnFlush(uint16_t local_port, rte_mbuf* m, uint32_t frame_bytes, Que
   ActOnPfc(in_port, prio, mmu_.PfcCheck(in_port, prio));
 }
 
+bool Switch::PfcOff(uint16_t port, uint8_t prio) const {
+  return !pfc_off_.empty() && ((pfc_off_[port] >> prio) & 1) != 0;
+}
+
+void Switch::SetPfcEnabled(uint16_t port, uint8_t prio, bool enabled) {
+  if (pfc_off_.empty()) pfc_off_.assign(ports_.size(), 0);
+  const auto bit = static_cast<uint8_t>(1u << prio);
+  pfc_off_[port] = enabled ? pfc_off_[port] & ~bit : pfc_off_[port] | bit;
+  // A sender held paused is released (or paused again) now: the MMU's edge-triggered XOFF state
+  // would otherwise only speak at its next edge.
+  if (mmu_.pg(port, prio).xoff) {
+    SendPause(port, prio, enabled ? config_.pause[port].quanta : 0);
+  }
+}
+
 void Switch::SendPauseFor(uint16_t in_port, uint8_t prio, cong::PfcAction action) {
+  if (PfcOff(in_port, prio)) return;
   SendPause(in_port, prio,
             action == cong::PfcAction::kSendXoff ? config_.pause[in_port].quanta : 0);
 }
@@ -229,7 +245,8 @@ void Switch::OnEvent(uint64_t what) {
   const auto port = static_cast<uint16_t>(what / cong::kNumPriorities);
   const auto prio = static_cast<uint8_t>(what % cong::kNumPriorities);
   // The XOFF that armed this event made the port's queue state.
-  if (mmu_.pg(port, prio).xoff && Queue(port, prio).pause.RefreshDue(sched_->Now())) {
+  if (mmu_.pg(port, prio).xoff && !PfcOff(port, prio) &&
+      Queue(port, prio).pause.RefreshDue(sched_->Now())) {
     SendPause(port, prio, config_.pause[port].quanta);
   }
 }

@@ -84,6 +84,12 @@ class Switch final : public PacketReceiver, public DequeueObserver, public Event
     if (lb_ != nullptr) lb_->SetRoutes(*routes);
   }
 
+  // Changes while a run goes on (control/commands/): call between events or from a domain-0 event.
+  void SetWred(uint8_t prio, const cong::WredConfig& wred) { config_.wred[prio] = wred; }
+  // Off: local port `port` sends no pause frame for `prio` (and resumes its sender now if it had
+  // paused it); what arrives past XOFF then fills the headroom and is dropped beyond it.
+  void SetPfcEnabled(uint16_t port, uint8_t prio, bool enabled);
+
   topo::NodeId node() const { return node_; }
   const SwitchCounters& counters() const { return counters_; }
   SwitchQueueCounters queue_counters(uint16_t port, uint8_t prio) const;
@@ -128,6 +134,7 @@ class Switch final : public PacketReceiver, public DequeueObserver, public Event
   // XOFF or XON out of in_port for prio.
   [[gnu::noinline]] void SendPauseFor(uint16_t in_port, uint8_t prio, cong::PfcAction action);
   void SendPause(uint16_t port, uint8_t prio, uint16_t quanta);
+  bool PfcOff(uint16_t port, uint8_t prio) const;
   // WRED marking as a packet leaves queue `queue` of local_port (mark_at_dequeue).
   [[gnu::noinline]] void MarkAtDequeue(uint16_t local_port, rte_mbuf* m, QueueId queue);
 
@@ -151,6 +158,7 @@ class Switch final : public PacketReceiver, public DequeueObserver, public Event
   Random random_;
   std::vector<std::unique_ptr<PortQueues>> queues_;  // by local port; null until first needed
   std::unique_ptr<LoadBalancer> lb_;                 // policies other than hash
+  std::vector<uint8_t> pfc_off_;  // by local port: priorities whose pausing is off; empty: none
 };
 
 }  // namespace fe::dp

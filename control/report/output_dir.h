@@ -15,9 +15,9 @@
 namespace fe::control {
 
 // Every file a run may write besides its capture (docs/scenario.md, "Outputs").
-inline constexpr std::array<std::string_view, 7> kRunOutputNames = {
+inline constexpr std::array<std::string_view, 8> kRunOutputNames = {
     "summary.json",    "flows.csv", "rates.csv", "queues.csv",
-    "collectives.csv", "jobs.csv",  "kv.csv"};
+    "collectives.csv", "jobs.csv",  "kv.csv",    "events.csv"};
 
 bool IsRunOutputName(std::string_view name);
 

@@ -1,0 +1,35 @@
+#include "control/commands/command_json.h"
+
+#include <google/protobuf/util/json_util.h>
+
+namespace fe::control {
+
+StatusOr<fabric_emu::Command> ParseCommandJson(std::string_view body) {
+  fabric_emu::Command command;
+  google::protobuf::util::JsonParseOptions options;
+  options.ignore_unknown_fields = false;
+  const auto status = google::protobuf::util::JsonStringToMessage(
+      google::protobuf::StringPiece(body.data(), body.size()), &command, options);
+  if (!status.ok()) return Status::Error("bad command JSON: " + std::string(status.message()));
+  return command;
+}
+
+std::string CommandJson(const fabric_emu::Command& command) {
+  google::protobuf::util::JsonPrintOptions options;
+  options.preserve_proto_field_names = true;
+  std::string json;
+  // Printing a message of our own schema cannot fail.
+  (void)google::protobuf::util::MessageToJsonString(command, &json, options);
+  return json;
+}
+
+fabric_emu::Command CommandOf(const fabric_emu::ScheduledCommand& entry) {
+  // Both messages carry the command's oneof at the same field numbers (command.proto).
+  fabric_emu::ScheduledCommand without_time = entry;
+  without_time.clear_at_ns();
+  fabric_emu::Command command;
+  command.ParseFromString(without_time.SerializeAsString());
+  return command;
+}
+
+}  // namespace fe::control
