@@ -10,6 +10,7 @@
 #include "congestion/dscp_map.h"
 #include "control/api/api_session.h"
 #include "control/capture.h"
+#include "control/commands/events_csv.h"
 #include "control/emulation.h"
 #include "control/report/output_dir.h"
 #include "control/serve_summary.h"
@@ -289,6 +290,14 @@ int RunServe(const fabric_emu::Scenario& scenario, const ServeOptions& options) 
         << " mbufs were not returned to their pools (a leak)\n";
   }
   log << "serve: wrote " << path << "\n";
+  // The commands the run applied (its schedule's, the API's), to replay in software mode.
+  if (e.commands != nullptr && e.commands->any_scheduled()) {
+    const std::string events = options.out_dir + "/events.csv";
+    if (Status s = WriteFileAtomically(events, EventsCsv(e.commands->applied())); !s.ok()) {
+      return fail(s.message());
+    }
+    log << "serve: wrote " << events << "\n";
+  }
   if (*api != nullptr) {
     (*api)->Finish(report.loop.events_run, report.loop.elapsed.seconds(), &report.loop.lateness);
     (*api)->HoldIfAsked(log);

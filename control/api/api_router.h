@@ -21,7 +21,6 @@ struct ApiRequest {
   std::string method;  // "GET", "POST", ...
   std::string target;  // path and query, as sent
   std::string authorization;
-  std::string content_type;
   std::string body;
 };
 

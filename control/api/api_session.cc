@@ -3,7 +3,11 @@
 #include <thread>
 #include <utility>
 
+#include <nlohmann/json.hpp>
+
 #include "control/api/api_token.h"
+#include "control/commands/command_json.h"
+#include "control/commands/executor.h"
 #include "control/stop_signals.h"
 
 namespace fe::control::api {
@@ -64,8 +68,9 @@ ApiSession::~ApiSession() {
   if (!finished_.load()) channel_.Finish(nullptr);
 }
 
-void ApiSession::Attach(const Emulation* emulation, const std::string& scenario,
+void ApiSession::Attach(Emulation* emulation, const std::string& scenario,
                         std::optional<double> stop_ns, std::unique_ptr<RateSampler> rates) {
+  emulation_ = emulation;
   rates_ = std::move(rates);
   source_.emulation = emulation;
   source_.rates = rates_.get();
@@ -163,10 +168,48 @@ std::shared_ptr<const RunSnapshot> ApiSession::Snapshot(bool with_flows) {
   return channel_.Snapshot(with_flows, kSnapshotTimeout);
 }
 
-ApiResponse ApiSession::Command(const std::string& /*body*/) {
-  const std::string reason = ReadOnlyReason(finished_.load());
-  if (!reason.empty()) return ErrorResponse(409, reason);
-  return ErrorResponse(501, "commands are not available in this build yet");
+ApiResponse ApiSession::Command(const std::string& body) {
+  StatusOr<fabric_emu::Command> command = ParseCommandJson(body);
+  if (!command.ok()) return ErrorResponse(400, command.status().message());
+  if (const std::string reason = ReadOnlyReason(finished_.load()); !reason.empty()) {
+    return ErrorResponse(409, reason);
+  }
+  // The loop applies it between slices; the answer comes back through `pending`. A request that
+  // gives up waiting marks it abandoned under the lock, so a command is applied only if its
+  // client is told so.
+  struct Pending {
+    std::mutex mu;
+    std::condition_variable done;
+    std::optional<ApiResponse> response;
+    bool abandoned = false;
+  };
+  auto pending = std::make_shared<Pending>();
+  channel_.Post([this, pending, command = *command](bool run_over) {
+    std::lock_guard lock(pending->mu);
+    if (pending->abandoned) return;
+    if (run_over) {
+      pending->response = ErrorResponse(409, "the run finished before the command was applied");
+    } else if (Status s = emulation_->commands->Apply(command, CommandSource::kApi); !s.ok()) {
+      pending->response = ErrorResponse(400, s.message());
+    } else {
+      nlohmann::ordered_json j;
+      j["accepted"] = nlohmann::ordered_json::parse(CommandJson(command));
+      // Apply runs it 1 ps after the latest event run, before any event not yet run.
+      j["at_ns"] = static_cast<double>((emulation_->sched.Now() + Time::FromPs(1)).ps()) / 1000.0;
+      pending->response = ApiResponse{202, "application/json", j.dump(2) + "\n", {}};
+    }
+    pending->done.notify_all();
+  });
+  std::unique_lock lock(pending->mu);
+  if (!pending->done.wait_for(lock, kSnapshotTimeout,
+                              [&] { return pending->response.has_value(); })) {
+    pending->abandoned = true;
+    ApiResponse busy =
+        ErrorResponse(503, "the run did not take the command in time; it was not applied");
+    busy.headers.emplace_back("Retry-After", "1");
+    return busy;
+  }
+  return *pending->response;
 }
 
 ApiResponse ApiSession::Shutdown() {

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -37,10 +38,11 @@ class ApiSession final : public ApiBackend {
                                                      const std::string& out_dir, std::ostream& log);
   ~ApiSession() override;
 
-  // Before the loop starts: the run snapshots read, and an unstarted rate sampler for its QPs'
-  // current rates (the session keeps it). Pacing counts wall time from here.
-  void Attach(const Emulation* emulation, const std::string& scenario,
-              std::optional<double> stop_ns, std::unique_ptr<RateSampler> rates);
+  // Before the loop starts: the run snapshots read and commands act on (through its executor, on
+  // the loop's thread), and an unstarted rate sampler for its QPs' current rates (the session
+  // keeps it). Pacing counts wall time from here.
+  void Attach(Emulation* emulation, const std::string& scenario, std::optional<double> stop_ns,
+              std::unique_ptr<RateSampler> rates);
 
   // Loop side.
   // Where the next slice should stop at the latest (paced runs, until every message has
@@ -59,7 +61,9 @@ class ApiSession final : public ApiBackend {
 
   uint16_t port() const { return server_->port(); }
 
-  // ApiBackend, on the server's threads.
+  // ApiBackend, on the server's threads. Command: 400 for a command that does not parse or
+  // validate (the scenario validator's message), 409 while the run is read-only or over, 202 once
+  // the loop has scheduled it (before any event not yet run; events.csv records it, source api).
   std::shared_ptr<const RunSnapshot> Snapshot(bool with_flows) override;
   ApiResponse Command(const std::string& body) override;
   ApiResponse Shutdown() override;
@@ -74,6 +78,7 @@ class ApiSession final : public ApiBackend {
   const std::string mode_;
   std::string token_;
   LoopChannel channel_;
+  Emulation* emulation_ = nullptr;
   SnapshotSource source_;
   std::unique_ptr<RateSampler> rates_;
   std::chrono::steady_clock::time_point start_;

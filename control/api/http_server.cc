@@ -76,7 +76,6 @@ class Connection : public std::enable_shared_from_this<Connection> {
     request.method = std::string(req.method_string());
     request.target = std::string(req.target());
     request.authorization = std::string(req[http::field::authorization]);
-    request.content_type = std::string(req[http::field::content_type]);
     request.body = std::move(req.body());
     const bool keep_alive = req.keep_alive();
     version_ = req.version();

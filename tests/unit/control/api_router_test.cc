@@ -124,19 +124,6 @@ TEST(ApiRouterTest, MalformedJsonIs400WithWhereItBroke) {
   EXPECT_TRUE(b.commands.empty());
 }
 
-TEST(ApiRouterTest, NonJsonContentTypeIs415) {
-  FakeBackend b;
-  ApiRequest r;
-  r.method = "POST";
-  r.target = "/v1/commands";
-  r.authorization = "Bearer t0k3n";
-  r.content_type = "application/x-www-form-urlencoded";
-  r.body = "{}";
-  EXPECT_EQ(HandleRequest(r, kToken, b).status, 415);
-  r.content_type = "application/json; charset=utf-8";
-  EXPECT_EQ(HandleRequest(r, kToken, b).status, 202);
-}
-
 TEST(ApiRouterTest, ARunThatDoesNotAnswerIs503WithRetryAfter) {
   FakeBackend b;
   b.busy = true;
