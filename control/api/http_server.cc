@@ -6,6 +6,7 @@
 #include <boost/asio/thread_pool.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <chrono>
 #include <optional>
 #include <thread>
 #include <utility>
@@ -28,6 +29,9 @@ struct Shared {
   HttpServer::Handler handler;
   asio::thread_pool pool{kHandlerThreads};
   std::atomic<size_t> connections{0};
+  // Answers handed to the socket thread and not yet written (or failed): the server waits for
+  // them as it stops, so that the answer to POST /v1/shutdown reaches its client.
+  std::atomic<size_t> unwritten{0};
 
   Shared(HttpServerParams p, HttpServer::Handler h) : params(std::move(p)), handler(std::move(h)) {}
 };
@@ -83,14 +87,17 @@ class Connection : public std::enable_shared_from_this<Connection> {
     asio::post(shared_->pool,
                [self = shared_from_this(), request = std::move(request), keep_alive]() mutable {
                  ApiResponse response = self->shared_->handler(request);
+                 ++self->shared_->unwritten;
                  asio::post(self->stream_.get_executor(),
                             [self, response = std::move(response), keep_alive]() mutable {
-                              self->Answer(std::move(response), keep_alive);
+                              self->Answer(std::move(response), keep_alive, true);
                             });
                });
   }
 
-  void Answer(ApiResponse response, bool keep_alive) {
+  // Takes one of shared_->unwritten when `counted` (an answer from the handler pool).
+  void Answer(ApiResponse response, bool keep_alive, bool counted = false) {
+    counted_ = counted;
     response_ = {};
     response_.version(version_);
     response_.result(static_cast<unsigned>(response.status));
@@ -107,6 +114,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   }
 
   void OnWrite(beast::error_code ec, size_t /*bytes*/) {
+    if (counted_) --shared_->unwritten;
+    counted_ = false;
     if (ec || !response_.keep_alive()) {
       Close();
       return;
@@ -126,6 +135,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::optional<http::request_parser<http::string_body>> parser_;
   http::response<http::string_body> response_;
   unsigned version_ = 11;
+  bool counted_ = false;
 };
 
 }  // namespace
@@ -179,8 +189,17 @@ StatusOr<std::unique_ptr<HttpServer>> HttpServer::Start(const HttpServerParams& 
 
 HttpServer::~HttpServer() {
   // The pool first: a handler still waiting for the run gets its answer (the run has finished)
-  // and posts its write, which the socket thread then drops as it stops.
+  // and posts its write. No new connection comes; the answers already made are written (each
+  // write has its deadline, so this ends), then the socket thread stops.
   impl_->shared.pool.join();
+  asio::post(impl_->io, [impl = impl_.get()] {
+    beast::error_code ignored;
+    impl->acceptor.close(ignored);
+  });
+  const auto deadline = std::chrono::steady_clock::now() + impl_->shared.params.io_timeout;
+  while (impl_->shared.unwritten.load() > 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
   impl_->io.stop();
   if (impl_->thread.joinable()) impl_->thread.join();
 }

@@ -96,9 +96,11 @@ void Run(const RunSnapshot& s, Writer& w) {
   w.Family("fabric_emu_simulated_time_seconds", "gauge",
            "Emulated time reached (real time since the start in real-time mode).");
   w.Sample("fabric_emu_simulated_time_seconds", {}, s.simulated_time_ns * 1e-9);
-  w.Family("fabric_emu_progress_ratio", "gauge",
-           "Share of the run done: flows finished, or the simulated share of the stop time.");
-  w.Sample("fabric_emu_progress_ratio", {}, s.Progress());
+  if (const std::optional<double> progress = s.Progress()) {
+    w.Family("fabric_emu_progress_ratio", "gauge",
+             "Share of the run done: flows finished, or the share of the stop time gone.");
+    w.Sample("fabric_emu_progress_ratio", {}, *progress);
+  }
   w.Family("fabric_emu_events_total", "counter", "Scheduler events run.");
   w.Sample("fabric_emu_events_total", {}, s.events);
   w.Family("fabric_emu_flows", "gauge", "Flows (messages) by state.");

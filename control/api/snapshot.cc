@@ -117,8 +117,12 @@ const char* FlowStateName(FlowState s) {
   return "";
 }
 
-double RunSnapshot::Progress() const {
+std::optional<double> RunSnapshot::Progress() const {
   if (finished) return 1.0;
+  if (mode == "realtime") {
+    if (!stop_ns || *stop_ns <= 0) return std::nullopt;
+    return std::min(simulated_time_ns / *stop_ns, 1.0);
+  }
   double p =
       flows_total > 0 ? static_cast<double>(flows_completed + flows_given_up) / flows_total : 0.0;
   if (stop_ns && *stop_ns > 0) p = std::max(p, simulated_time_ns / *stop_ns);

@@ -108,9 +108,10 @@ struct RunSnapshot {
   bool has_flows = false;             // flows is filled only when asked for
   std::vector<FlowRow> flows;
 
-  // Flows finished (completed or given up) over all; with a stop time, at least the share of
-  // it simulated so far. 1 once the run has finished.
-  double Progress() const;
+  // Software mode: flows finished (completed or given up) over all; with a stop time, at least
+  // the share of it simulated so far. Real-time mode: the share of the stop time gone, none
+  // without one (it runs until stopped). 1 once the run has finished.
+  std::optional<double> Progress() const;
 };
 
 // What a snapshot needs besides the fabric; fixed for a run.

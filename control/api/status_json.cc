@@ -55,7 +55,8 @@ std::string StatusJson(const RunSnapshot& s) {
   j["stop_ns"] = Optional(s.stop_ns);
   j["wall_time_s"] = s.wall_time_s;
   j["pace"] = Optional(s.pace);
-  j["progress"] = s.Progress();
+  const std::optional<double> progress = s.Progress();
+  j["progress"] = progress ? Json(*progress) : Json(nullptr);
   j["commands"] = s.read_only_reason.empty() ? Json("accepted") : Json(s.read_only_reason);
   j["flows"] = Json{{"total", s.flows_total},
                     {"pending", s.flows_pending},
