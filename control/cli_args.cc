@@ -28,7 +28,8 @@ enum class Option {
   kApiAllowRemote,
   kApiHold,
   kPace,
-  kEvents
+  kEvents,
+  kReport
 };
 
 struct OptionSpec {
@@ -51,6 +52,7 @@ constexpr OptionSpec kRunOptions[] = {
     {"--api-hold", Option::kApiHold, false},
     {"--pace", Option::kPace, true},
     {"--events", Option::kEvents, true},
+    {"--report", Option::kReport, false},
 };
 constexpr OptionSpec kServeOptions[] = {
     {"--out", Option::kOut, true},
@@ -98,6 +100,7 @@ std::optional<Command> CommandNamed(std::string_view name) {
   if (name == "serve") return Command::kServe;
   if (name == "topo") return Command::kTopo;
   if (name == "export") return Command::kExport;
+  if (name == "report") return Command::kReport;
   return std::nullopt;
 }
 
@@ -113,6 +116,8 @@ std::string_view NameOf(Command command) {
       return "topo";
     case Command::kExport:
       return "export";
+    case Command::kReport:
+      return "report";
     case Command::kHelp:
       return "help";
     case Command::kVersion:
@@ -187,6 +192,9 @@ Status ApplyOption(Command command, const OptionSpec& spec, std::string_view val
       if (value.empty()) return UsageError(command, flag + " needs a file, or - for stdout");
       (spec.option == Option::kDot ? args->dot_file : args->json_file) = std::string(value);
       return Status::Ok();
+    case Option::kReport:
+      args->report = true;
+      return Status::Ok();
     case Option::kExportFile:
       if (value.empty()) return UsageError(command, flag + " needs a file, or - for stdout");
       args->export_file = std::string(value);
@@ -237,7 +245,8 @@ StatusOr<CliArgs> ParseCommand(Command command, std::span<const std::string_view
     if (!arg.starts_with("-")) {
       if (!args.scenario_path.empty()) {
         return UsageError(command,
-                          "unexpected argument '" + std::string(arg) + "': give one scenario file");
+                          "unexpected argument '" + std::string(arg) + "': give one " +
+                              (command == Command::kReport ? "directory" : "scenario file"));
       }
       args.scenario_path = std::string(arg);
       continue;
@@ -282,6 +291,9 @@ StatusOr<CliArgs> ParseCommand(Command command, std::span<const std::string_view
   if (args.dot_file == "-" && args.json_file == "-") {
     return UsageError(command, "--dot - and --json - cannot both go to stdout");
   }
+  if (args.scenario_path.empty() && command == Command::kReport) {
+    return UsageError(command, "missing OUTDIR, the output directory of a run");
+  }
   if (args.scenario_path.empty()) {
     return UsageError(command, "missing SCENARIO, the scenario file to " +
                                    std::string(command == Command::kValidate ? "check"
@@ -311,7 +323,7 @@ StatusOr<CliArgs> ParseCliArgs(int argc, char** argv) {
       const std::optional<Command> topic = CommandNamed(all[1]);
       if (!topic) {
         return Status::Error("help: no command '" + std::string(all[1]) +
-                             "'; commands are run, validate, serve, topo and export");
+                             "'; commands are run, validate, serve, topo, export and report");
       }
       args.help_topic = *topic;
     }
@@ -322,7 +334,7 @@ StatusOr<CliArgs> ParseCliArgs(int argc, char** argv) {
     const std::string what = first.starts_with("-") ? "unknown option '" : "unknown command '";
     return Status::Error(
         what + std::string(first) +
-        "'; commands are run, validate, serve, topo and export (see 'fabric-emu --help')");
+        "'; commands are run, validate, serve, topo, export and report (see 'fabric-emu --help')");
   }
   return ParseCommand(*command, std::span(all).subspan(1));
 }

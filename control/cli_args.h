@@ -1,11 +1,12 @@
 // The fabric-emu command line: commands, options, help texts and exit codes. Parsing only;
 // nothing here reads a scenario or runs anything.
-//   fabric-emu run SCENARIO [--out DIR] [--seed N] [--quiet] [--events FILE]
+//   fabric-emu run SCENARIO [--out DIR] [--seed N] [--quiet] [--events FILE] [--report]
 //                  [--api HOST:PORT [--pace X] ...]
 //   fabric-emu validate SCENARIO
 //   fabric-emu serve SCENARIO [--eal "ARGS"] [--duration-s S] [--out DIR] [--seed N] [--quiet]
 //   fabric-emu topo SCENARIO [--pair A,B] [--dot FILE|-] [--json FILE|-]
 //   fabric-emu export SCENARIO [-o FILE] [--seed N]
+//   fabric-emu report OUTDIR
 //   fabric-emu --help | help [COMMAND] | COMMAND --help | --version
 #pragma once
 
@@ -25,16 +26,17 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitRuntimeFailure = 1;  // the scenario was valid but the run failed
 inline constexpr int kExitBadInput = 2;        // bad usage, or a scenario refused
 
-enum class Command { kHelp, kVersion, kRun, kValidate, kServe, kTopo, kExport };
+enum class Command { kHelp, kVersion, kRun, kValidate, kServe, kTopo, kExport, kReport };
 
 struct CliArgs {
   Command command = Command::kHelp;
   // For kHelp: the command whose help was asked, kHelp itself for the overview.
   Command help_topic = Command::kHelp;
-  std::string scenario_path;     // run, validate, serve, topo, export
+  std::string scenario_path;     // run, validate, serve, topo, export; report: its OUTDIR
   std::string out_dir;           // run, serve: --out; empty: out/<scenario name>, see OutputDir
   std::optional<uint64_t> seed;  // run, serve, export: --seed, replaces run.seed
   bool quiet = false;            // run, serve: --quiet, turns run.progress off
+  bool report = false;           // run: --report, writes DIR/report.html at the end
   std::optional<std::string> eal_args;  // serve: --eal, replaces realtime.eal_args
   std::optional<double> duration_s;     // serve: --duration-s, replaces run.stop_ns
   // topo: --pair A,B, the endpoints (host index or name) whose paths are counted.

@@ -43,11 +43,12 @@ constexpr std::string_view kOverviewHelp =
     "with scheduled failures, and reports flow completion times, queues and drops.\n"
     "\n"
     "Usage:\n"
-    "  fabric-emu run SCENARIO.textproto [--out DIR] [--seed N] [--quiet]\n"
+    "  fabric-emu run SCENARIO.textproto [--out DIR] [--seed N] [--quiet] [--report]\n"
     "  fabric-emu validate SCENARIO.textproto\n"
     "  fabric-emu serve SCENARIO.textproto [--eal \"ARGS\"] [--duration-s S] [--out DIR]\n"
     "  fabric-emu topo SCENARIO.textproto [--pair A,B] [--dot FILE|-] [--json FILE|-]\n"
     "  fabric-emu export SCENARIO.textproto [-o FILE] [--seed N]\n"
+    "  fabric-emu report OUTDIR\n"
     "  fabric-emu COMMAND --help       details of one command\n"
     "  fabric-emu --version\n"
     "\n"
@@ -62,6 +63,7 @@ constexpr std::string_view kOverviewHelp =
     "            oversubscription, diameter, paths, cables and optics; Graphviz and JSON\n"
     "  export    write the scenario's messages (every traffic section, with their\n"
     "            dependencies) as a trace in the native CSV format, to replay or to edit\n"
+    "  report    draw a run's outputs as one HTML page (charts, heatmaps, timelines)\n"
     "\n"
     "A scenario is a Protobuf text file; docs/scenario.md describes every field.\n"
     "\n"
@@ -73,7 +75,7 @@ constexpr std::string_view kOverviewHelp =
 
 constexpr std::string_view kRunHelp =
     "Usage: fabric-emu run SCENARIO.textproto [--out DIR] [--seed N] [--quiet] [--events FILE]\n"
-    "                      [--realtime] [--api HOST:PORT [--pace X] [--api-hold] ...]\n"
+    "                      [--report] [--realtime] [--api HOST:PORT [--pace X] ...]\n"
     "\n"
     "Emulates SCENARIO in software mode: virtual time, no NIC, no hugepages, no DPDK arguments.\n"
     "The whole scenario is validated first; if any field is wrong nothing runs.\n"
@@ -105,6 +107,7 @@ constexpr std::string_view kRunHelp =
     "  --quiet     no progress line on stderr (as run { progress: false })\n"
     "  --events FILE  replays a run: the commands of FILE (an events.csv) run at their times\n"
     "              instead of the scenario's schedule; same scenario and seed, same results\n"
+    "  --report    at the end, also write DIR/report.html (see report --help)\n"
     "  --realtime  real-time mode, the same as `fabric-emu serve` (see serve --help), which\n"
     "              also takes --eal \"ARGS\" and --duration-s S\n"
     "  -h, --help  this text\n"
@@ -238,6 +241,29 @@ constexpr std::string_view kServeHelp =
     "  sudo fabric-emu serve lab.textproto --api 127.0.0.1:9100\n"
     "\n";
 
+constexpr std::string_view kReportHelp =
+    "Usage: fabric-emu report OUTDIR\n"
+    "\n"
+    "Writes OUTDIR/report.html from the outputs a run left in OUTDIR (its --out): one\n"
+    "self-contained page, no script and nothing fetched, that opens offline in any browser.\n"
+    "It shows the run's parameters and results, the FCT slowdown CDF per flow-size bucket and\n"
+    "slowdown against flow size, the busiest queues over time (queues.csv), the most\n"
+    "throttled flows' rates (rates.csv), PFC paused time and link utilisation per switch and\n"
+    "port, failures and commands, and jobs, iterations and collectives on a timeline. A part\n"
+    "whose data the run did not write says which scenario field records it. Every number is\n"
+    "the one in summary.json or the CSVs; the same directory gives the same page, byte for\n"
+    "byte. `run --report` writes it at the end of a run. docs/report.md explains each chart.\n"
+    "\n"
+    "Exit status:\n"
+    "  0  the page was written\n"
+    "  1  the page could not be written\n"
+    "  2  bad usage, or OUTDIR is not a run's output: no such directory, no summary.json, or\n"
+    "     a malformed file (the error names FILE:LINE)\n"
+    "\n"
+    "Example:\n"
+    "  fabric-emu run scenarios/default.textproto --out out/default\n"
+    "  fabric-emu report out/default && xdg-open out/default/report.html\n";
+
 }  // namespace
 
 std::string HelpText(Command topic) {
@@ -258,6 +284,8 @@ std::string HelpText(Command topic) {
     case Command::kExport:
       body = kExportHelp;
       break;
+    case Command::kReport:
+      return std::string(kReportHelp);  // with its own exit status
     case Command::kHelp:
     case Command::kVersion:
       body = kOverviewHelp;

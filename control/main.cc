@@ -12,9 +12,12 @@
 #include "control/commands/events_csv.h"
 #include "control/export_command.h"
 #include "control/report/collectives_report.h"
+#include "control/report/html/report_html.h"
 #include "control/report/jobs_csv.h"
 #include "control/report/kv_report.h"
+#include "control/report/links_csv.h"
 #include "control/report/output_dir.h"
+#include "control/report/scenario_text.h"
 #include "control/report_writer.h"
 #include "control/scenario_loader.h"
 #include "control/serve.h"
@@ -104,6 +107,8 @@ int Run(const CliArgs& args, const fabric_emu::Scenario& loaded) {
   }
   std::string outputs = out_dir + "/summary.json, " + out_dir + "/flows.csv";
   std::vector<std::pair<std::string, std::string>> series;  // optional files: name, contents
+  series.emplace_back("links.csv", LinksCsv(*run->emulation, run->simulated_time));
+  series.emplace_back("scenario.textproto", ScenarioText(scenario));
   if (run->rates != nullptr) series.emplace_back("rates.csv", RatesCsv(run->rates->samples()));
   if (run->queues != nullptr) {
     series.emplace_back("queues.csv", QueuesCsv(run->queues->samples(), run->emulation->graph));
@@ -136,6 +141,9 @@ int Run(const CliArgs& args, const fabric_emu::Scenario& loaded) {
   if (!jobs->empty()) outputs += ", " + *jobs;
   if (scenario.has_capture()) outputs += ", " + out_dir + "/" + scenario.capture().file();
   std::cout << HumanSummary(scenario, seed, *run, flows) << "  outputs   " << outputs << "\n";
+  // A stopped run gets its page too: it shows the run so far.
+  const bool report_failed =
+      args.report && html::RunReportCommand(out_dir, std::cout, std::cerr) != kExitOk;
   if (*api != nullptr) {
     (*api)->Finish(run->events, run->wall_time_s, nullptr);
     (*api)->HoldIfAsked(std::cerr);
@@ -150,7 +158,7 @@ int Run(const CliArgs& args, const fabric_emu::Scenario& loaded) {
               << " ns; the outputs hold the run so far\n";
     return 128 + run->stop_signal;
   }
-  return kExitOk;
+  return report_failed ? kExitRuntimeFailure : kExitOk;
 }
 
 int Main(int argc, char** argv) {
@@ -168,6 +176,8 @@ int Main(int argc, char** argv) {
     case Command::kVersion:
       std::cout << VersionText();
       return kExitOk;
+    case Command::kReport:
+      return html::RunReportCommand(args.scenario_path, std::cout, std::cerr);
     case Command::kRun:
     case Command::kValidate:
     case Command::kServe:

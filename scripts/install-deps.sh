@@ -19,6 +19,8 @@ packages=(
   graphviz
   # The HTTP API's tests: curl as the client, promtool (in prometheus) checks /metrics.
   curl prometheus
+  # report.html is checked by rendering it in headless Chromium.
+  chromium
 )
 
 # dpkg-query prints nothing for a name it has never heard of, so absence of "ii" means missing.

@@ -4,14 +4,27 @@
 
 namespace fe::control {
 
-StatusOr<fabric_emu::Command> ParseCommandJson(std::string_view body) {
-  fabric_emu::Command command;
+namespace {
+
+template <typename M>
+StatusOr<M> ParseJson(std::string_view body) {
+  M message;
   google::protobuf::util::JsonParseOptions options;
   options.ignore_unknown_fields = false;
   const auto status = google::protobuf::util::JsonStringToMessage(
-      google::protobuf::StringPiece(body.data(), body.size()), &command, options);
+      google::protobuf::StringPiece(body.data(), body.size()), &message, options);
   if (!status.ok()) return Status::Error("bad command JSON: " + std::string(status.message()));
-  return command;
+  return message;
+}
+
+}  // namespace
+
+StatusOr<fabric_emu::Command> ParseCommandJson(std::string_view body) {
+  return ParseJson<fabric_emu::Command>(body);
+}
+
+StatusOr<fabric_emu::ScheduledCommand> ParseScheduledCommandJson(std::string_view body) {
+  return ParseJson<fabric_emu::ScheduledCommand>(body);
 }
 
 std::string CommandJson(const fabric_emu::Command& command) {

@@ -15,6 +15,11 @@ namespace fe::control {
 // are ValidateCommand's (control/commands/validate_command.h).
 StatusOr<fabric_emu::Command> ParseCommandJson(std::string_view body);
 
+// A command with its time, e.g. {"at_ns": 40000, "set_ecn": {...}}: the JSON of a schedule
+// entry, for a command sent ahead of its time (CommandExecutor::ApplyAt). at_ns is optional here;
+// CommandOf gives the command.
+StatusOr<fabric_emu::ScheduledCommand> ParseScheduledCommandJson(std::string_view body);
+
 // The command as one line of JSON, which ParseCommandJson reads back to an equal command.
 std::string CommandJson(const fabric_emu::Command& command);
 

@@ -15,14 +15,6 @@ namespace {
 
 constexpr std::string_view kHeader = "time_ns,source,command";
 
-// ps as ns with three decimals: exact, so that a replay runs each command at the same ps.
-std::string NsExact(Time t) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%lld.%03lld", static_cast<long long>(t.ps() / 1000),
-                static_cast<long long>(t.ps() % 1000));
-  return buf;
-}
-
 std::string CsvQuoted(const std::string& s) {
   std::string out = "\"";
   for (char c : s) {
@@ -55,6 +47,13 @@ bool ParseNsExact(std::string_view s, Time* t) {
 }
 
 }  // namespace
+
+std::string NsExact(Time t) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%lld.%03lld", static_cast<long long>(t.ps() / 1000),
+                static_cast<long long>(t.ps() % 1000));
+  return buf;
+}
 
 std::string EventsCsv(std::span<const AppliedCommand> applied) {
   std::string out = std::string(kHeader) + "\n";

@@ -19,6 +19,10 @@
 
 namespace fe::control {
 
+// A time as events.csv's time_ns: ns with three decimals, the engine's picosecond exactly, so
+// that a replay runs each command at the same ps.
+std::string NsExact(Time t);
+
 std::string EventsCsv(std::span<const AppliedCommand> applied);
 
 struct EventRow {

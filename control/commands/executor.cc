@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "control/commands/command_json.h"
+#include "control/commands/events_csv.h"
 #include "control/commands/validate_command.h"
 #include "control/emulation.h"
 #include "control/failures.h"
@@ -37,8 +38,18 @@ void CommandExecutor::ScheduleAt(Time at, fabric_emu::Command command, CommandSo
 }
 
 Status CommandExecutor::Apply(const fabric_emu::Command& command, CommandSource source) {
+  return ApplyAt(e_->sched.Now() + Time::FromPs(1), command, source);
+}
+
+Status CommandExecutor::ApplyAt(Time at, const fabric_emu::Command& command, CommandSource source) {
+  // Every event run so far is at or before now: 1 ps later is the earliest time a command can
+  // take without running behind one of them.
+  if (at <= e_->sched.Now()) {
+    return Status::Error("at_ns: " + NsExact(at) + " is past; the run is at " +
+                         NsExact(e_->sched.Now()) + " ns");
+  }
   if (Status s = ValidateCommand(command, scenario_, e_->graph); !s.ok()) return s;
-  ScheduleAt(e_->sched.Now() + Time::FromPs(1), command, source);
+  ScheduleAt(at, command, source);
   return Status::Ok();
 }
 

@@ -52,6 +52,10 @@ class CommandExecutor final : public EventHandler {
   // validator would (ValidateCommand) and, if it passes, runs it before any event not yet run.
   // The error names the field: "set_ecn.wred.pmax: must be in [0, 1] ...".
   Status Apply(const fabric_emu::Command& command, CommandSource source);
+  // The same at a later time `at` (a command sent ahead of its time, as a schedule entry would
+  // give it). Refuses a time before the one Apply would take: "at_ns: 1000 is past; the run is
+  // at 2000.5 ns".
+  Status ApplyAt(Time at, const fabric_emu::Command& command, CommandSource source);
 
   // Every command applied so far, in the order applied.
   const std::vector<AppliedCommand>& applied() const { return applied_; }

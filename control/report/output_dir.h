@@ -15,9 +15,9 @@
 namespace fe::control {
 
 // Every file a run may write besides its capture (docs/scenario.md, "Outputs").
-inline constexpr std::array<std::string_view, 8> kRunOutputNames = {
-    "summary.json",    "flows.csv", "rates.csv", "queues.csv",
-    "collectives.csv", "jobs.csv",  "kv.csv",    "events.csv"};
+inline constexpr std::array<std::string_view, 11> kRunOutputNames = {
+    "summary.json", "flows.csv",  "rates.csv", "queues.csv",         "collectives.csv", "jobs.csv",
+    "kv.csv",       "events.csv", "links.csv", "scenario.textproto", "report.html"};
 
 bool IsRunOutputName(std::string_view name);
 

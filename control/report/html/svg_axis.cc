@@ -55,6 +55,7 @@ std::vector<double> NiceLinearTicks(double lo, double hi, int target) {
 
 std::string TickLabel(double value, double step) {
   static constexpr const char* kPrefixes[] = {"", "k", "M", "G", "T", "P"};
+  if (value == 0 || std::abs(value) < std::abs(step) * 1e-9) return "0";
   const double magnitude = std::max(std::abs(value), std::abs(step));
   int prefix = 0;
   if (magnitude >= 1e4)
@@ -75,6 +76,22 @@ std::string TickLabel(double value, double step) {
 }
 
 Axis Axis::Fit(const AxisSpec& spec, const std::vector<double>& values) {
+  if (spec.label_divisor != 1 && spec.label_divisor > 0 && std::isfinite(spec.label_divisor)) {
+    // Fitted in display units, so that the ticks are round there, then taken back.
+    const double div = spec.label_divisor;
+    AxisSpec display = spec;
+    display.label_divisor = 1;
+    if (display.min) *display.min /= div;
+    if (display.max) *display.max /= div;
+    for (Tick& t : display.ticks) t.value /= div;
+    std::vector<double> scaled = values;
+    for (double& v : scaled) v /= div;
+    Axis a = Fit(display, scaled);
+    a.lo_ = spec.min ? *spec.min : a.lo_ * div;
+    a.hi_ = spec.max ? *spec.max : a.hi_ * div;
+    for (Tick& t : a.ticks_) t.value *= div;
+    return a;
+  }
   Axis a;
   a.scale_ = spec.scale;
   double lo = INFINITY, hi = -INFINITY;

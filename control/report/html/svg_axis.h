@@ -12,22 +12,26 @@ enum class AxisScale { kLinear, kLog10 };
 
 struct Tick {
   double value = 0;
-  std::string label;
+  std::string label{};
 };
 
 // What a chart's caller says of an axis; the rest is fitted to the data.
 struct AxisSpec {
-  std::string title;  // with its unit, e.g. "flow size (bytes)"
+  std::string title{};  // with its unit, e.g. "flow size (bytes)"
   AxisScale scale = AxisScale::kLinear;
   // Fixed ends of the domain; unset, the data's, widened to round ticks.
-  std::optional<double> min;
-  std::optional<double> max;
+  std::optional<double> min{};
+  std::optional<double> max{};
   // A linear axis fitted to the data reaches down (or up) to 0: depths, rates and counts read
   // wrongly from a baseline that is not zero.
   bool include_zero = false;
   // Ticks at these values with these labels instead of computed ones, e.g. category names at
   // 0, 1, 2, ... or the values a sweep ran.
-  std::vector<Tick> ticks;
+  std::vector<Tick> ticks{};
+  // Computed ticks are round, and labelled, in units of value / label_divisor: data in ns on an
+  // axis titled in us takes 1000, bit/s in Gb/s 1e9. The data (and data-* attributes) keep
+  // their own unit.
+  double label_divisor = 1;
 };
 
 // An axis fitted to data: its domain [lo, hi] and its ticks, in value order.

@@ -23,6 +23,12 @@ constexpr size_t kLegendMaxChars = 26;
 constexpr double kMarkerRadius = 2.5;
 
 const std::string kGrid = "#e4e4e4";
+
+// How a series is drawn.
+struct Look {
+  std::string color;
+  bool dashed = false;
+};
 const std::string kAxisColor = "#555";
 
 // The plot area in pixels and the two fitted axes.
@@ -116,6 +122,7 @@ void DrawAxes(const XyChart& chart, const Frame& f, SvgCanvas* c) {
 }
 
 void DrawRefLines(const XyChart& chart, const Frame& f, SvgCanvas* c) {
+  size_t shown = 0;
   for (const RefLine& r : chart.ref_lines) {
     const bool vertical = r.axis == RefLine::Axis::kX;
     if (!(vertical ? f.x : f.y).Shows(r.value)) continue;
@@ -124,7 +131,9 @@ void DrawRefLines(const XyChart& chart, const Frame& f, SvgCanvas* c) {
     if (vertical) {
       const double x = f.Px(r.value);
       c->Line(x, f.top, x, f.top + f.height, "#888", 1, true);
-      c->Text(x + 3, f.top + 11, r.label, {.size_px = 10, .color = "#666"});
+      // Labels step down three rows, so that those of close lines do not print over each other.
+      c->Text(x + 3, f.top + 11 + 11 * static_cast<double>(shown % 3), r.label,
+              {.size_px = 10, .color = "#666"});
     } else {
       const double y = f.Py(r.value);
       c->Line(f.left, y, f.left + f.width, y, "#888", 1, true);
@@ -132,12 +141,14 @@ void DrawRefLines(const XyChart& chart, const Frame& f, SvgCanvas* c) {
               {.size_px = 10, .anchor = Anchor::kEnd, .color = "#666"});
     }
     c->Raw("</g>");
+    ++shown;
   }
 }
 
 // One series: its path (lines, steps) and markers with their exact values. Returns how many of
 // its points the axes could not show.
-size_t DrawSeries(const Series& s, const std::string& color, const Frame& f, SvgCanvas* c) {
+size_t DrawSeries(const Series& s, const Look& look, const Frame& f, SvgCanvas* c) {
+  const std::string& color = look.color;
   size_t hidden = 0;
   for (const Point& p : s.points) hidden += f.Shows(p) ? 0 : 1;
   c->Raw("<g class=\"series\" data-series=\"" + Escape(s.name) + "\" data-points=\"" +
@@ -148,34 +159,38 @@ size_t DrawSeries(const Series& s, const std::string& color, const Frame& f, Svg
     if (!d.empty()) {
       c->Raw("<path d=\"" + d + "\" fill=\"none\" stroke=\"" + Escape(color) +
              "\" stroke-width=\"1.6\" stroke-linejoin=\"round\"" +
-             (s.dashed ? " stroke-dasharray=\"5 3\"" : "") + "/>");
+             (look.dashed ? " stroke-dasharray=\"5 3\"" : "") + "/>");
     }
   }
   if (scatter || s.points.size() <= kMaxLineMarkers) {
+    const std::string opacity = scatter ? "\" fill-opacity=\"0.55"
+                                : s.points.size() > kMaxVisibleLineMarkers ? "\" fill-opacity=\"0"
+                                                                           : "";
     const std::string prefix = s.name.empty() ? "" : Escape(s.name) + ": ";
     for (const Point& p : s.points) {
       if (!f.Shows(p)) continue;
       const std::string x = ExactNumber(p.x), y = ExactNumber(p.y);
       c->Raw("<circle class=\"point\" cx=\"" + Px(f.Px(p.x)) + "\" cy=\"" + Px(f.Py(p.y)) +
-             "\" r=\"" + Px(kMarkerRadius) + "\" fill=\"" + Escape(color) +
-             (scatter ? "\" fill-opacity=\"0.55" : "") + "\" data-x=\"" + x + "\" data-y=\"" + y +
-             "\"><title>" + prefix + x + ", " + y + "</title></circle>");
+             "\" r=\"" + Px(kMarkerRadius) + "\" fill=\"" + Escape(color) + opacity +
+             "\" data-x=\"" + x + "\" data-y=\"" + y + "\"><title>" + prefix + x + ", " + y +
+             "</title></circle>");
     }
   }
   c->Raw("</g>");
   return hidden;
 }
 
-void DrawLegend(const std::vector<std::pair<const Series*, std::string>>& entries, double left,
-                double top, SvgCanvas* c) {
+void DrawLegend(const std::vector<std::pair<const Series*, Look>>& entries, double left, double top,
+                SvgCanvas* c) {
   double y = top;
-  for (const auto& [s, color] : entries) {
+  for (const auto& [s, look] : entries) {
+    const std::string& color = look.color;
     c->Raw("<g class=\"legend-entry\">");
     if (s->style == SeriesStyle::kScatter) {
       c->Raw("<circle cx=\"" + Px(left + 9) + "\" cy=\"" + Px(y - 4) + "\" r=\"3.5\" fill=\"" +
              Escape(color) + "\"/>");
     } else {
-      c->Line(left, y - 4, left + 18, y - 4, color, 2, s->dashed);
+      c->Line(left, y - 4, left + 18, y - 4, color, 2, look.dashed);
     }
     const std::string shown = Shorten(s->name);
     c->Text(left + 24, y, shown, {.size_px = 11, .color = "#222"});
@@ -196,18 +211,21 @@ std::vector<double> Coordinates(const XyChart& chart, bool x) {
 }  // namespace
 
 const std::string& PaletteColor(size_t index) {
-  static const std::array<std::string, 7> kPalette = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
-                                                      "#E69F00", "#56B4E9", "#000000"};
+  static const std::array<std::string, kPaletteSize> kPalette = {
+      "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"};
   return kPalette[index % kPalette.size()];
 }
 
 std::string RenderXyChart(const XyChart& chart) {
-  std::vector<std::pair<const Series*, std::string>> legend;
-  std::vector<std::string> colors;
+  std::vector<std::pair<const Series*, Look>> legend;
+  std::vector<Look> looks;
   size_t next_color = 0;
   for (const Series& s : chart.series) {
-    colors.push_back(s.color.empty() ? PaletteColor(next_color++) : s.color);
-    if (!s.name.empty()) legend.emplace_back(&s, colors.back());
+    // Past the palette's colours, the colours come round again dashed.
+    const bool second_round = s.color.empty() && next_color >= kPaletteSize;
+    looks.push_back(
+        {s.color.empty() ? PaletteColor(next_color++) : s.color, s.dashed || second_round});
+    if (!s.name.empty()) legend.emplace_back(&s, looks.back());
   }
   const double right_room = kRight + (legend.empty() ? 0 : kLegendWidth);
   const double height = std::max<double>(
@@ -231,7 +249,7 @@ std::string RenderXyChart(const XyChart& chart) {
         ExactNumber(f.width) + "\" data-height=\"" + ExactNumber(f.height) + "\">");
   size_t hidden = 0;
   for (size_t i = 0; i < chart.series.size(); ++i) {
-    hidden += DrawSeries(chart.series[i], colors[i], f, &c);
+    hidden += DrawSeries(chart.series[i], looks[i], f, &c);
   }
   c.Raw("</g>");
   DrawRefLines(chart, f, &c);

@@ -12,18 +12,18 @@
 namespace fe::control::svg {
 
 struct Heatmap {
-  std::string title;
-  std::string note;          // a line under the title
-  std::string row_title;     // e.g. "switch"
-  std::string column_title;  // e.g. "port"
-  std::vector<std::string> rows;
-  std::vector<std::string> columns;
+  std::string title{};
+  std::string note{};          // a line under the title
+  std::string row_title{};     // e.g. "switch"
+  std::string column_title{};  // e.g. "port"
+  std::vector<std::string> rows{};
+  std::vector<std::string> columns{};
   // rows.size() x columns.size() values, row after row; nullopt: no such cell (a switch with
   // fewer ports), drawn blank.
-  std::vector<std::optional<double>> cells;
-  std::string value_title;  // the colour bar's title, with its unit
-  AxisSpec value_scale;     // the colour range: scale, fixed min/max (the title is value_title)
-  int width_px = 760;
+  std::vector<std::optional<double>> cells{};
+  std::string value_title{};  // the colour bar's title, with its unit
+  AxisSpec value_scale;       // the colour range: scale, fixed min/max (the title is value_title)
+  int width_px = 880;
 };
 
 // The heatmap as one <svg> element. Cells past the end of `cells` are blank. On a log scale a

@@ -90,8 +90,14 @@ std::string Escape(std::string_view text) {
 std::string ExactNumber(double value) {
   if (std::isnan(value)) return "NaN";
   if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-  char buf[32];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), value);
+  char buf[64];
+  // Fixed notation over the range outputs use (12345678900 rather than 1.23456789e+10), as a
+  // CSV column holds it; the shortest that reads back exactly either way.
+  const double magnitude = std::abs(value);
+  const bool fixed = magnitude == 0 || (magnitude >= 1e-4 && magnitude < 1e17);
+  const auto [end, ec] =
+      fixed ? std::to_chars(buf, buf + sizeof(buf), value, std::chars_format::fixed)
+            : std::to_chars(buf, buf + sizeof(buf), value);
   return std::string(buf, end);
 }
 

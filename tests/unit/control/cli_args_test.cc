@@ -92,6 +92,18 @@ TEST(CliArgsTest, ValidateTakesJustAScenario) {
       << bad.status().message();
 }
 
+TEST(CliArgsTest, RunEventsReplaysInSoftwareModeOnly) {
+  StatusOr<CliArgs> a = ParseArgs({"run", "x.textproto", "--events", "out/x/events.csv"});
+  ASSERT_TRUE(a.ok()) << a.status().message();
+  EXPECT_EQ(a->events_file, "out/x/events.csv");
+  StatusOr<CliArgs> realtime =
+      ParseArgs({"run", "x.textproto", "--realtime", "--events", "events.csv"});
+  ASSERT_FALSE(realtime.ok());
+  EXPECT_TRUE(Contains(realtime.status().message(), "--events replays in software mode"))
+      << realtime.status().message();
+  EXPECT_FALSE(ParseArgs({"run", "x.textproto", "--events="}).ok());
+}
+
 TEST(CliArgsTest, ServeOptions) {
   // EAL arguments begin with dashes themselves; --eal takes them as its value.
   const StatusOr<CliArgs> a =

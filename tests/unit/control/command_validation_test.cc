@@ -122,6 +122,17 @@ TEST(CommandValidationTest, JsonRefusesUnknownFieldsAndNoCommand) {
             std::string::npos);
 }
 
+TEST(CommandValidationTest, ScheduledJsonCarriesTheTimeBesideTheCommand) {
+  StatusOr<fabric_emu::ScheduledCommand> entry = ParseScheduledCommandJson(
+      R"({"at_ns": 40000, "set_pfc": {"role": "edge", "priority": 3, "enabled": false}})");
+  ASSERT_TRUE(entry.ok()) << entry.status().message();
+  EXPECT_EQ(entry->at_ns(), 40000);
+  EXPECT_EQ(CommandJson(CommandOf(*entry)),
+            R"({"set_pfc":{"role":"edge","priority":3,"enabled":false}})");
+  EXPECT_EQ(ParseScheduledCommandJson(R"({"at": 1})").status().message(),
+            "bad command JSON: at: Cannot find field.");
+}
+
 TEST(CommandValidationTest, JsonRoundTrips) {
   StatusOr<fabric_emu::Command> c = ParseCommandJson(
       R"({"set_ecn": {"switch_name": ["edge0", "agg1"], "priority": 3,

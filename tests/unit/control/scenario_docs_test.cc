@@ -31,10 +31,13 @@ fs::path Root() {
   return root != nullptr ? fs::path(root) : fs::path();
 }
 
+// scenario.md, and commands.md which documents the schedule's messages.
 std::string ReadDoc() {
-  std::ifstream in(Root() / "docs/scenario.md");
   std::ostringstream text;
-  text << in.rdbuf();
+  for (const char* doc : {"docs/scenario.md", "docs/commands.md"}) {
+    std::ifstream in(Root() / doc);
+    text << in.rdbuf() << "\n";
+  }
   return text.str();
 }
 

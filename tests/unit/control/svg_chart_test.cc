@@ -16,6 +16,7 @@
 #include "control/report/html/svg_chart.h"
 #include "control/report/html/svg_heatmap.h"
 #include "control/report/html/svg_text.h"
+#include "control/report/html/svg_timeline.h"
 
 namespace fe::control::svg {
 namespace {
@@ -69,6 +70,9 @@ TEST(SvgText, NumbersReadBackExactly) {
     EXPECT_EQ(std::strtod(ExactNumber(v).c_str(), nullptr), v) << ExactNumber(v);
   }
   EXPECT_EQ(ExactNumber(94846.560), "94846.56");
+  // Fixed notation, as the CSVs write numbers, not 1e+11.
+  EXPECT_EQ(ExactNumber(100000000000.0), "100000000000");
+  EXPECT_EQ(ExactNumber(2.5e-9), "2.5e-09");
   EXPECT_EQ(ExactNumber(NAN), "NaN");
   EXPECT_EQ(Px(-0.04), "0.0");
   EXPECT_EQ(Px(12.349), "12.3");
@@ -90,7 +94,8 @@ TEST(SvgAxis, TickLabelsUseSiPrefixes) {
   EXPECT_EQ(TickLabel(1e11, 2e10), "100G");
   EXPECT_EQ(TickLabel(0.25, 0.05), "0.25");
   EXPECT_EQ(TickLabel(4000, 1000), "4000");
-  EXPECT_EQ(TickLabel(0, 0.2), "0.0");
+  EXPECT_EQ(TickLabel(0, 0.2), "0");
+  EXPECT_EQ(TickLabel(0, 5e5), "0");  // not "0k"
 }
 
 TEST(SvgAxis, LogAxisSpansWholeDecades) {
@@ -102,6 +107,17 @@ TEST(SvgAxis, LogAxisSpansWholeDecades) {
   EXPECT_EQ(labels, (std::vector<std::string>{"1", "10", "100", "1000"}));
   EXPECT_DOUBLE_EQ(a.Fraction(10), 1.0 / 3);
   EXPECT_FALSE(a.Shows(0));
+}
+
+TEST(SvgAxis, TicksAreRoundInTheLabelUnit) {
+  // 273015 ns shown in us: round steps of 50 us, the domain 0 .. 300 us, the values in ns.
+  const Axis a = Axis::Fit({.label_divisor = 1000}, {0, 273015});
+  EXPECT_EQ(a.lo(), 0);
+  EXPECT_EQ(a.hi(), 300000);
+  ASSERT_EQ(a.ticks().size(), 7u);
+  EXPECT_EQ(a.ticks()[1].value, 50000);
+  EXPECT_EQ(a.ticks()[1].label, "50");
+  EXPECT_EQ(a.ticks()[0].label, "0");
 }
 
 TEST(SvgAxis, IncludeZeroAndFixedEnds) {
@@ -165,10 +181,27 @@ TEST(SvgChart, ThinningKeepsEveryPeak) {
   const auto paths = Elements(svg, "path");
   ASSERT_EQ(paths.size(), 1u);
   const std::string d = paths[0].at("d");
-  const size_t vertices = std::count(d.begin(), d.end(), 'L') + 1;
-  EXPECT_LT(vertices, 4u * 760);
   const auto plot = Elements(svg, "g", "plot")[0];
+  const size_t vertices = std::count(d.begin(), d.end(), 'L') + 1;
+  EXPECT_LE(vertices, 4 * (Num(plot, "data-width") + 1));
   EXPECT_NE(d.find(" " + Px(Num(plot, "data-top"))), std::string::npos) << "no vertex at the top";
+}
+
+TEST(SvgChart, ColoursComeRoundAgainDashed) {
+  // Nine series on a seven-colour palette: the eighth and ninth take the first two colours,
+  // dashed, so that no two series look alike.
+  XyChart chart;
+  for (int i = 0; i < 9; ++i) {
+    chart.series.push_back(
+        {.name = "s" + std::to_string(i), .points = {{0, 1.0 * i}, {1, 1.0 * i}}});
+  }
+  const auto paths = Elements(RenderXyChart(chart), "path");
+  ASSERT_EQ(paths.size(), 9u);
+  for (size_t i = 0; i < 9; ++i) {
+    EXPECT_EQ(paths[i].at("stroke"), PaletteColor(i % kPaletteSize)) << i;
+    EXPECT_EQ(paths[i].contains("stroke-dasharray"), i >= kPaletteSize) << i;
+  }
+  EXPECT_EQ(paths[7].at("stroke"), paths[0].at("stroke"));
 }
 
 TEST(SvgChart, EscapesNamesAndTitles) {
@@ -201,6 +234,30 @@ TEST(SvgHeatmap, CellsCarryTheirValuesAndTheScaleEnds) {
   // The scale's ends are the ColorBrewer YlOrRd ends.
   EXPECT_EQ(SequentialColor(0), "#ffffcc");
   EXPECT_EQ(SequentialColor(1), "#800026");
+}
+
+TEST(SvgTimeline, BarsAndMarksSitOnTheTimeAxis) {
+  // A fixed axis of 0 .. 1000 ns: a bar from 250 to 750 spans the middle half of the plot, the
+  // mark at 500 sits at its centre, the bar past the end is clipped to it.
+  Timeline t;
+  t.time = {.min = 0.0, .max = 1000.0};
+  t.rows = {"job a", "failure x"};
+  t.bars = {{.row = 0, .start = 250, .end = 750}, {.row = 0, .start = 900, .end = 2000}};
+  t.marks = {{.row = 1, .at = 500, .tooltip = "link_down x"}};
+  const std::string svg = RenderTimeline(t);
+  const auto bars = Elements(svg, "rect", "bar");
+  ASSERT_EQ(bars.size(), 2u);
+  EXPECT_EQ(Num(bars[0], "data-start"), 250);
+  EXPECT_EQ(Num(bars[0], "data-end"), 750);
+  const double x0 = Num(bars[0], "x"), w = Num(bars[0], "width");
+  const double right = Num(bars[1], "x") + Num(bars[1], "width");
+  const double left = x0 - w / 2;  // 250 is a quarter in, the bar half the plot wide
+  EXPECT_NEAR(right - left, 2 * w, 0.15);
+  const auto marks = Elements(svg, "path", "mark");
+  ASSERT_EQ(marks.size(), 1u);
+  EXPECT_EQ(Num(marks[0], "data-at"), 500);
+  // The diamond's first vertex is straight above the mark's time.
+  EXPECT_NEAR(std::strtod(marks[0].at("d").c_str() + 1, nullptr), x0 + w / 2, 0.15);
 }
 
 }  // namespace
