@@ -169,8 +169,9 @@ std::shared_ptr<const RunSnapshot> ApiSession::Snapshot(bool with_flows) {
 }
 
 ApiResponse ApiSession::Command(const std::string& body) {
-  StatusOr<fabric_emu::Command> command = ParseCommandJson(body);
-  if (!command.ok()) return ErrorResponse(400, command.status().message());
+  // A command, or one sent ahead with at_ns as in a schedule entry.
+  StatusOr<fabric_emu::ScheduledCommand> entry = ParseScheduledCommandJson(body);
+  if (!entry.ok()) return ErrorResponse(400, entry.status().message());
   if (const std::string reason = ReadOnlyReason(finished_.load()); !reason.empty()) {
     return ErrorResponse(409, reason);
   }
@@ -184,19 +185,28 @@ ApiResponse ApiSession::Command(const std::string& body) {
     bool abandoned = false;
   };
   auto pending = std::make_shared<Pending>();
-  channel_.Post([this, pending, command = *command](bool run_over) {
+  channel_.Post([this, pending, entry = *entry](bool run_over) {
     std::lock_guard lock(pending->mu);
     if (pending->abandoned) return;
     if (run_over) {
       pending->response = ErrorResponse(409, "the run finished before the command was applied");
-    } else if (Status s = emulation_->commands->Apply(command, CommandSource::kApi); !s.ok()) {
-      pending->response = ErrorResponse(400, s.message());
     } else {
-      nlohmann::ordered_json j;
-      j["accepted"] = nlohmann::ordered_json::parse(CommandJson(command));
-      // Apply runs it 1 ps after the latest event run, before any event not yet run.
-      j["at_ns"] = static_cast<double>((emulation_->sched.Now() + Time::FromPs(1)).ps()) / 1000.0;
-      pending->response = ApiResponse{202, "application/json", j.dump(2) + "\n", {}};
+      const fabric_emu::Command command = CommandOf(entry);
+      // Without at_ns, Apply runs it 1 ps after the latest event run, before any event not yet
+      // run; with it, ApplyAt runs it then, as a schedule entry (a past time is refused).
+      const Time at =
+          entry.has_at_ns() ? TimeFromNs(entry.at_ns()) : emulation_->sched.Now() + Time::FromPs(1);
+      const Status applied = entry.has_at_ns()
+                                 ? emulation_->commands->ApplyAt(at, command, CommandSource::kApi)
+                                 : emulation_->commands->Apply(command, CommandSource::kApi);
+      if (!applied.ok()) {
+        pending->response = ErrorResponse(400, applied.message());
+      } else {
+        nlohmann::ordered_json j;
+        j["accepted"] = nlohmann::ordered_json::parse(CommandJson(command));
+        j["at_ns"] = static_cast<double>(at.ps()) / 1000.0;
+        pending->response = ApiResponse{202, "application/json", j.dump(2) + "\n", {}};
+      }
     }
     pending->done.notify_all();
   });

@@ -125,6 +125,11 @@ expect 202 '"at_ns"' -X POST -H "$auth" "$url/v1/commands" -d "$cmd"
 at_ns=$(field "$work/body" '["at_ns"]')
 marks_at=$(ecn_marks "$url" "$prio")
 [ "$(curl -s "$url/v1/status" | grep -c '"running"')" = 1 ] || fail "the command came after the run"
+# Sent ahead of its time, as a schedule entry: refused for a time the run has passed, else run
+# then (the same change again, so the run's figures stay as the first command made them).
+ahead="\"set_ecn\": {\"priority\": $prio, \"wred\": {\"enabled\": false}}"
+expect 400 "is past" -X POST -H "$auth" "$url/v1/commands" -d "{\"at_ns\": 1, $ahead}"
+expect 202 '"at_ns": 650000.0' -X POST -H "$auth" "$url/v1/commands" -d "{\"at_ns\": 650000, $ahead}"
 
 wait_state "$url" finished
 curl -s "$url/metrics" >"$work/final.txt"
@@ -148,6 +153,8 @@ assert s["wall_time_s"] >= floor, (s["wall_time_s"], floor)
 PY
 grep -q "^${at_ns},api,\"{\"\"set_ecn\"\"" "$out/events.csv" ||
   fail "events.csv lacks the API's command at $at_ns: $(cat "$out/events.csv")"
+grep -q "^650000.000,api," "$out/events.csv" ||
+  fail "events.csv lacks the command sent ahead to 650000 ns: $(cat "$out/events.csv")"
 # The replay of events.csv is the same run, flow for flow; without the command, more marks.
 "$bin" run "$work/incast.textproto" --out "$work/replay" --events "$out/events.csv" --quiet >/dev/null ||
   fail "replay failed"
