@@ -2,7 +2,7 @@
 # The HTTP API as a client meets it, with curl: every endpoint and error (401, 400 with the
 # reason, 413, 404, 405 with Allow), loopback only unless told, a token file only its owner
 # reads, a WRED change through the API that stops the queue's marks from its time on (and
-# replays from events.csv), a read-only unpaced run, clients that stall without holding up the
+# replays from events.csv), a change sent ahead that equals the schedule entry, a read-only unpaced run, clients that stall without holding up the
 # run, /metrics accepted by promtool during a run and equal to summary.json at its end, in
 # software and real-time mode. Waits are polls for a condition (ctest's timeout bounds them).
 # shellcheck source=cli_lib.sh
@@ -170,6 +170,29 @@ PY
   fail "marks: the replay differs from the API run, or the baseline does not mark more"
 echo "ECN marks of priority $prio: $marks_at at the command ($at_ns ns) and at the end;" \
   "$(python3 -c 'import json,sys; print(sum(q["ecn_marks"] for q in json.load(open(sys.argv[1]))["switch_queues"]))' "$work/base/summary.json") without it"
+
+# --- A change sent through the API ahead of its time is the schedule entry's: same flows.csv,
+# same events.csv but for the source.
+change='set_ecn { priority: 3 wred { kmin_bytes: 20000 kmax_bytes: 100000 pmax: 0.2 } }'
+{ cat "$work/incast.textproto"; echo "schedule { at_ns: 300000 $change }"; } >"$work/scheduled.textproto"
+"$bin" run "$work/scheduled.textproto" --out "$work/scheduled" --quiet >/dev/null ||
+  fail "the scheduled run failed"
+"$bin" run "$work/incast.textproto" --out "$work/sent" --api 127.0.0.1:0 --pace 0.0002 \
+  --api-hold --quiet >/dev/null 2>"$work/sent.stderr" &
+pid=$!
+port=$(listening "$work/sent.stderr" $pid) || exit 1
+url="http://127.0.0.1:$port"
+auth="Authorization: Bearer $(cat "$work/sent/api-token")"
+expect 202 '"at_ns": 300000.0' -X POST -H "$auth" "$url/v1/commands" -d \
+  '{"at_ns": 300000, "set_ecn": {"priority": 3, "wred": {"kmin_bytes": 20000, "kmax_bytes": 100000, "pmax": 0.2}}}'
+wait_state "$url" finished
+expect 200 "the API stops now" -X POST -H "$auth" "$url/v1/shutdown"
+wait $pid || fail "the run steered by the API: exit $?"
+cmp -s "$work/scheduled/flows.csv" "$work/sent/flows.csv" ||
+  fail "flows.csv: the API's change differs from the schedule's"
+grep -q '^300000.000,api,' "$work/sent/events.csv" || fail "events.csv lacks the API's change"
+[ "$(sed 's/,api,/,schedule,/' "$work/sent/events.csv")" = "$(cat "$work/scheduled/events.csv")" ] ||
+  fail "events.csv: $(cat "$work/sent/events.csv") vs $(cat "$work/scheduled/events.csv")"
 
 # --- Unpaced: read-only while it runs; POST /v1/shutdown stops it at its next slice.
 "$bin" run "$work/long.textproto" --out "$work/unpaced" --api 127.0.0.1:0 --quiet \
