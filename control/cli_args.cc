@@ -29,7 +29,9 @@ enum class Option {
   kApiHold,
   kPace,
   kEvents,
-  kReport
+  kReport,
+  kSet,
+  kJobs
 };
 
 struct OptionSpec {
@@ -53,6 +55,7 @@ constexpr OptionSpec kRunOptions[] = {
     {"--pace", Option::kPace, true},
     {"--events", Option::kEvents, true},
     {"--report", Option::kReport, false},
+    {"--set", Option::kSet, true},
 };
 constexpr OptionSpec kServeOptions[] = {
     {"--out", Option::kOut, true},
@@ -79,6 +82,12 @@ constexpr OptionSpec kExportOptions[] = {
     {"--seed", Option::kSeed, true},
 };
 
+constexpr OptionSpec kSweepOptions[] = {
+    {"--set", Option::kSet, true},        {"--jobs", Option::kJobs, true},
+    {"--out", Option::kOut, true},        {"--quiet", Option::kQuiet, false},
+    {"--report", Option::kReport, false},
+};
+
 std::span<const OptionSpec> OptionsOf(Command command) {
   switch (command) {
     case Command::kRun:
@@ -89,6 +98,8 @@ std::span<const OptionSpec> OptionsOf(Command command) {
       return kTopoOptions;
     case Command::kExport:
       return kExportOptions;
+    case Command::kSweep:
+      return kSweepOptions;
     default:
       return {};
   }
@@ -101,6 +112,7 @@ std::optional<Command> CommandNamed(std::string_view name) {
   if (name == "topo") return Command::kTopo;
   if (name == "export") return Command::kExport;
   if (name == "report") return Command::kReport;
+  if (name == "sweep") return Command::kSweep;
   return std::nullopt;
 }
 
@@ -118,6 +130,8 @@ std::string_view NameOf(Command command) {
       return "export";
     case Command::kReport:
       return "report";
+    case Command::kSweep:
+      return "sweep";
     case Command::kHelp:
       return "help";
     case Command::kVersion:
@@ -128,6 +142,9 @@ std::string_view NameOf(Command command) {
 
 // --duration-s becomes run.stop_ns, which validation holds to kMaxScenarioTimeNs.
 constexpr double kMaxDurationS = kMaxScenarioTimeNs * 1e-9;
+
+// Runs at once in a sweep: each is a process of its own.
+constexpr int kMaxJobs = 1024;
 
 bool IsHelp(std::string_view arg) { return arg == "--help" || arg == "-h"; }
 
@@ -225,6 +242,20 @@ Status ApplyOption(Command command, const OptionSpec& spec, std::string_view val
       if (value.empty()) return UsageError(command, flag + " needs an events.csv file");
       args->events_file = std::string(value);
       return Status::Ok();
+    case Option::kSet:  // parsed by control/sweep/, which knows the scenario's fields
+      args->set.emplace_back(value);
+      return Status::Ok();
+    case Option::kJobs: {
+      int jobs = 0;
+      const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), jobs);
+      if (value.empty() || ec != std::errc() || end != value.data() + value.size() || jobs < 1 ||
+          jobs > kMaxJobs) {
+        return UsageError(command, flag + " takes a whole number from 1 to " +
+                                       std::to_string(kMaxJobs) + ", got " + quoted);
+      }
+      args->jobs = jobs;
+      return Status::Ok();
+    }
   }
   return Status::Ok();
 }
@@ -285,6 +316,9 @@ StatusOr<CliArgs> ParseCommand(Command command, std::span<const std::string_view
   if (args.command == Command::kServe && args.api.pace) {
     return UsageError(command, "--pace is for software runs; serve runs in real time");
   }
+  if (command == Command::kSweep && args.set.empty()) {
+    return UsageError(command, "give the values to run, as --set PATH=V1,V2,...");
+  }
   if (args.command == Command::kServe && !args.events_file.empty()) {
     return UsageError(command, "--events replays in software mode, not with --realtime");
   }
@@ -299,6 +333,7 @@ StatusOr<CliArgs> ParseCommand(Command command, std::span<const std::string_view
                                    std::string(command == Command::kValidate ? "check"
                                                : command == Command::kTopo   ? "describe"
                                                : command == Command::kExport ? "export"
+                                               : command == Command::kSweep  ? "sweep"
                                                                              : "run"));
   }
   return args;
@@ -322,8 +357,9 @@ StatusOr<CliArgs> ParseCliArgs(int argc, char** argv) {
     if (all.size() > 1) {
       const std::optional<Command> topic = CommandNamed(all[1]);
       if (!topic) {
-        return Status::Error("help: no command '" + std::string(all[1]) +
-                             "'; commands are run, validate, serve, topo, export and report");
+        return Status::Error(
+            "help: no command '" + std::string(all[1]) +
+            "'; commands are run, validate, serve, topo, export, report and sweep");
       }
       args.help_topic = *topic;
     }
@@ -332,9 +368,9 @@ StatusOr<CliArgs> ParseCliArgs(int argc, char** argv) {
   const std::optional<Command> command = CommandNamed(first);
   if (!command) {
     const std::string what = first.starts_with("-") ? "unknown option '" : "unknown command '";
-    return Status::Error(
-        what + std::string(first) +
-        "'; commands are run, validate, serve, topo, export and report (see 'fabric-emu --help')");
+    return Status::Error(what + std::string(first) +
+                         "'; commands are run, validate, serve, topo, export, report and sweep "
+                         "(see 'fabric-emu --help')");
   }
   return ParseCommand(*command, std::span(all).subspan(1));
 }

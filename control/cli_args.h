@@ -1,12 +1,13 @@
 // The fabric-emu command line: commands, options, help texts and exit codes. Parsing only;
 // nothing here reads a scenario or runs anything.
 //   fabric-emu run SCENARIO [--out DIR] [--seed N] [--quiet] [--events FILE] [--report]
-//                  [--api HOST:PORT [--pace X] ...]
+//                  [--set PATH=VALUE ...] [--api HOST:PORT [--pace X] ...]
 //   fabric-emu validate SCENARIO
 //   fabric-emu serve SCENARIO [--eal "ARGS"] [--duration-s S] [--out DIR] [--seed N] [--quiet]
 //   fabric-emu topo SCENARIO [--pair A,B] [--dot FILE|-] [--json FILE|-]
 //   fabric-emu export SCENARIO [-o FILE] [--seed N]
 //   fabric-emu report OUTDIR
+//   fabric-emu sweep SCENARIO --set PATH=V1,V2,... [--set ...] [--jobs N] [--out DIR] [--quiet]
 //   fabric-emu --help | help [COMMAND] | COMMAND --help | --version
 #pragma once
 
@@ -14,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "control/api/api_options.h"
 #include "core/status.h"
@@ -26,7 +28,7 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitRuntimeFailure = 1;  // the scenario was valid but the run failed
 inline constexpr int kExitBadInput = 2;        // bad usage, or a scenario refused
 
-enum class Command { kHelp, kVersion, kRun, kValidate, kServe, kTopo, kExport, kReport };
+enum class Command { kHelp, kVersion, kRun, kValidate, kServe, kTopo, kExport, kReport, kSweep };
 
 struct CliArgs {
   Command command = Command::kHelp;
@@ -48,6 +50,9 @@ struct CliArgs {
   api::ApiOptions api;
   // run: --events, an events.csv whose commands run instead of the scenario's schedule.
   std::string events_file;
+  // run: --set PATH=VALUE; sweep: --set PATH=V1,V2,...; in the order given (control/sweep/).
+  std::vector<std::string> set;
+  std::optional<int> jobs;  // sweep: --jobs, points run at once
 };
 
 // Parses argv (argv[0] is the program). An error says what is wrong and which help to read;

@@ -49,6 +49,7 @@ constexpr std::string_view kOverviewHelp =
     "  fabric-emu topo SCENARIO.textproto [--pair A,B] [--dot FILE|-] [--json FILE|-]\n"
     "  fabric-emu export SCENARIO.textproto [-o FILE] [--seed N]\n"
     "  fabric-emu report OUTDIR\n"
+    "  fabric-emu sweep SCENARIO.textproto --set PATH=V1,V2,... [--jobs N] [--out DIR]\n"
     "  fabric-emu COMMAND --help       details of one command\n"
     "  fabric-emu --version\n"
     "\n"
@@ -64,6 +65,8 @@ constexpr std::string_view kOverviewHelp =
     "  export    write the scenario's messages (every traffic section, with their\n"
     "            dependencies) as a trace in the native CSV format, to replay or to edit\n"
     "  report    draw a run's outputs as one HTML page (charts, heatmaps, timelines)\n"
+    "  sweep     run the scenario over a grid of field values (link rates, thresholds, ...)\n"
+    "            in parallel and tabulate the headline results: DIR/sweep.csv, sweep.html\n"
     "\n"
     "A scenario is a Protobuf text file; docs/scenario.md describes every field.\n"
     "\n"
@@ -75,7 +78,8 @@ constexpr std::string_view kOverviewHelp =
 
 constexpr std::string_view kRunHelp =
     "Usage: fabric-emu run SCENARIO.textproto [--out DIR] [--seed N] [--quiet] [--events FILE]\n"
-    "                      [--report] [--realtime] [--api HOST:PORT [--pace X] ...]\n"
+    "                      [--report] [--set PATH=VALUE] [--realtime]\n"
+    "                      [--api HOST:PORT [--pace X] ...]\n"
     "\n"
     "Emulates SCENARIO in software mode: virtual time, no NIC, no hugepages, no DPDK arguments.\n"
     "The whole scenario is validated first; if any field is wrong nothing runs.\n"
@@ -108,6 +112,9 @@ constexpr std::string_view kRunHelp =
     "  --events FILE  replays a run: the commands of FILE (an events.csv) run at their times\n"
     "              instead of the scenario's schedule; same scenario and seed, same results\n"
     "  --report    at the end, also write DIR/report.html (see report --help)\n"
+    "  --set PATH=VALUE  replaces one scenario field, e.g. topology.fat_tree.link_rate_gbps=400,\n"
+    "              traffic[0].permutation.message_bytes=1e6, nic.cc={dcqcn {}}; repeatable.\n"
+    "              The scenario is validated again with the values in (docs/sweep.md)\n"
     "  --realtime  real-time mode, the same as `fabric-emu serve` (see serve --help), which\n"
     "              also takes --eal \"ARGS\" and --duration-s S\n"
     "  -h, --help  this text\n"
@@ -209,6 +216,51 @@ constexpr std::string_view kExportHelp =
     "  fabric-emu export scenarios/trace_htsim.textproto | head\n"
     "\n";
 
+constexpr std::string_view kSweepHelp =
+    "Usage: fabric-emu sweep SCENARIO.textproto --set PATH=V1,V2,... [--set PATH=...]\n"
+    "                        [--jobs N] [--out DIR] [--quiet] [--report]\n"
+    "\n"
+    "Runs SCENARIO once for every point of a grid: the cartesian product of the --set lists\n"
+    "(the first --set varies slowest). Every point is validated before anything runs; one\n"
+    "refused point refuses the sweep, naming it. Each point runs as `fabric-emu run` in its\n"
+    "own directory, DIR/point-NNN-<field>=<value>-..., on its own point.textproto there (run it\n"
+    "alone with `fabric-emu run point.textproto --out .` from that directory).\n"
+    "\n"
+    "Outputs:\n"
+    "  DIR/sweep.csv    one row per point: its values, then flows completed, FCT and slowdown\n"
+    "                   p50/p99, makespan, goodput, drops, ECN marks, pause frames, CNPs,\n"
+    "                   retransmissions, deepest queue (and training iteration times), read\n"
+    "                   from the point's summary.json; its directory and status\n"
+    "  DIR/sweep.html   the same figures against each swept field, and the table\n"
+    "\n"
+    "Ctrl-C stops launching, ends the running points and keeps the finished ones; the same\n"
+    "command again resumes: a point finished with the same scenario is not run again.\n"
+    "\n"
+    "Options:\n"
+    "  --set PATH=V1,V2,...  a field and its values. PATH names the field from the scenario's\n"
+    "                top: topology.fat_tree.link_rate_gbps, switch.queue[0].wred.kmin_bytes,\n"
+    "                traffic[1].incast.senders. Enums by name (NVIDIA), bools true/false, a\n"
+    "                message in text format ({dcqcn {}}); a value in quotes or braces keeps\n"
+    "                its commas. docs/sweep.md has the rules\n"
+    "  --jobs N      points run at once (1 to 1024). Default: one per CPU it may use\n"
+    "  --out DIR     where the points and tables go. Default: out/<scenario name>-sweep\n"
+    "  --quiet       no progress lines on stderr\n"
+    "  --report      each point's run also writes its report.html (run --report), which\n"
+    "                sweep.html links to\n"
+    "  -h, --help    this text\n"
+    "\n"
+    "Example:\n"
+    "  fabric-emu sweep scenarios/clos_2to1.textproto \\\n"
+    "      --set 'topology.link_class[1].rate_gbps=400,800,1600' --jobs 2\n"
+    "\n";
+
+constexpr std::string_view kSweepExitStatusHelp =
+    "Exit status:\n"
+    "  0    every point ran\n"
+    "  1    a point's run failed (its DIR/<point>/run.log says why); the others ran\n"
+    "  2    bad usage, or a point was refused: nothing ran\n"
+    "  130  stopped by SIGINT (143: SIGTERM); the finished points are kept\n";
+
 constexpr std::string_view kServeHelp =
     "Usage: fabric-emu serve SCENARIO.textproto [--eal \"ARGS\"] [--duration-s S] [--out DIR]\n"
     "                        [--seed N] [--quiet] [--api HOST:PORT [--api-hold] ...]\n"
@@ -286,6 +338,9 @@ std::string HelpText(Command topic) {
       break;
     case Command::kReport:
       return std::string(kReportHelp);  // with its own exit status
+    case Command::kSweep:
+      body = kSweepHelp;
+      break;
     case Command::kHelp:
     case Command::kVersion:
       body = kOverviewHelp;
@@ -294,6 +349,7 @@ std::string HelpText(Command topic) {
   return std::string(body) + std::string(topic == Command::kValidate ? kValidateExitStatusHelp
                                          : topic == Command::kTopo   ? kTopoExitStatusHelp
                                          : topic == Command::kExport ? kExportExitStatusHelp
+                                         : topic == Command::kSweep  ? kSweepExitStatusHelp
                                                                      : kExitStatusHelp);
 }
 

@@ -66,6 +66,7 @@ StatusOr<dp::NicParams> BuildNicParams(const fabric_emu::NicConfig& nic) {
   p.retry_count = static_cast<uint32_t>(nic.transport().retry_count());
   p.out_of_order = nic.transport().delivery() == fabric_emu::Transport::OUT_OF_ORDER;
   p.reorder_window_packets = static_cast<uint32_t>(nic.transport().reorder_window_packets());
+  p.sack_resend_threshold = static_cast<uint32_t>(nic.transport().sack_resend_threshold_packets());
   p.entropy.values = static_cast<uint32_t>(nic.transport().entropy().values());
   p.entropy.packets_per_value =
       static_cast<uint32_t>(nic.transport().entropy().packets_per_value());

@@ -23,6 +23,8 @@
 #include "control/serve.h"
 #include "control/software_run.h"
 #include "control/stop_signals.h"
+#include "control/sweep/scenario_overrides.h"
+#include "control/sweep/sweep_command.h"
 #include "control/topo_command.h"
 #include "dataplane/eal.h"
 #include "traffic/message_outcomes.h"
@@ -183,6 +185,7 @@ int Main(int argc, char** argv) {
     case Command::kServe:
     case Command::kTopo:
     case Command::kExport:
+    case Command::kSweep:
       break;
   }
   StatusOr<fabric_emu::Scenario> loaded = LoadScenarioFile(args.scenario_path);
@@ -191,6 +194,11 @@ int Main(int argc, char** argv) {
     return kExitBadInput;
   }
   fabric_emu::Scenario scenario = std::move(loaded).value();
+  if (args.command == Command::kSweep) return RunSweep(args, scenario);
+  if (Status s = ApplySetOptions(args.set, args.scenario_path, &scenario); !s.ok()) {
+    std::cerr << "fabric-emu: " << s.message() << "\n";
+    return kExitBadInput;
+  }
   ApplyCliOverrides(args, &scenario);
   if (args.command == Command::kValidate) {
     std::cout << args.scenario_path << ": valid\n";

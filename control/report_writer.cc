@@ -196,12 +196,11 @@ std::string SummaryJson(const fabric_emu::Scenario& scenario, uint64_t seed,
   j["acks_sent"] = t.nics.acks_sent;
   // Retransmitted packets and bytes are inside packets_sent and bytes_sent, which count each
   // transmission: packets_sent = packets_delivered + data drops + discarded_packets.
-  j["retransmissions"] = Json{{"packets", t.nics.retransmitted_packets},
-                              {"payload_bytes", t.nics.retransmitted_bytes},
-                              {"timeouts", t.nics.retransmit_timeouts},
-                              {"retry_exceeded", t.nics.retry_exceeded},
-                              {"naks", t.nics.naks_sent},
-                              {"discarded_packets", discarded}};
+  j["retransmissions"] =
+      Json{{"packets", t.nics.retransmitted_packets}, {"payload_bytes", t.nics.retransmitted_bytes},
+           {"timeouts", t.nics.retransmit_timeouts},  {"fast", t.nics.fast_retransmits},
+           {"retry_exceeded", t.nics.retry_exceeded}, {"naks", t.nics.naks_sent},
+           {"discarded_packets", discarded}};
   j["cnps"] = Json{{"sent", t.nics.cnps_sent}, {"received", t.nics.cnps_received}};
   j["packet_hops"] = t.packet_hops;
   j["wire_bytes"] = t.wire_bytes;

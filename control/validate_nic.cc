@@ -141,6 +141,8 @@ void CheckTransportModes(Validation& v, const Transport& t, const Site& s) {
     v.out.Add(s, Transport::kReorderWindowPacketsFieldNumber,
               "must be a multiple of 64 from 64 to 65536, got " + std::to_string(window));
   }
+  v.out.InRange(s, Transport::kSackResendThresholdPacketsFieldNumber,
+                t.sack_resend_threshold_packets(), 0, window, "0 (off) to reorder_window_packets");
   if (!t.has_entropy()) return;
   const Site e = s.Nested(Transport::kEntropyFieldNumber);
   v.out.InRange(e, Entropy::kValuesFieldNumber, t.entropy().values(), 1,

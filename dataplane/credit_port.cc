@@ -21,7 +21,9 @@ CreditPort::CreditPort(EgressPort* port, Scheduler* sched, const CreditPortSetup
   for (cong::CreditSender& s : sender_) s.limit_bytes = params_.buffer_bytes;
 }
 
-CreditPort* CreditPort::Peer() const { return port_->reverse_->credit_port(); }
+CreditPort* CreditPort::Peer() const {
+  return port_->reverse_ != nullptr ? port_->reverse_->credit_port() : nullptr;
+}
 
 void CreditPort::OnSend(uint8_t prio, uint32_t frame_bytes, Time now, Time serialisation) {
   cong::CreditSender& s = sender_[prio];
@@ -53,6 +55,8 @@ void CreditPort::Unblock(uint8_t prio, Time now) {
 }
 
 void CreditPort::OnFreed(uint8_t prio, uint32_t bytes) {
+  // A real host attached to the link makes it one-way: nothing here spends credit towards it.
+  if (Peer() == nullptr) return;
   cong::CreditReceiver& r = receiver_[prio];
   r.freed_bytes += bytes;
   Advertise(prio, r.Limit(params_.buffer_bytes), sched_->Now(), Peer());

@@ -26,7 +26,11 @@ LoadBalancer::LoadBalancer(const cong::LbConfig& config, EgressPortSpan ports, u
       ports_(ports),
       flowlets_(UsesFlowlets(config) ? config.flowlet_table_entries : 0),
       loads_(config.policy == cong::LbPolicy::kAdaptive ? ports.size() : 0),
-      next_member_(config.policy == cong::LbPolicy::kSpray ? ports.size() : 0),
+      turns_((config.policy == cong::LbPolicy::kSpray &&
+              config.spray_order == cong::SprayOrder::kRoundRobin) ||
+                     config.adaptive_per_packet
+                 ? config.flowlet_table_entries
+                 : 0),
       flowlet_changes_(ports.size(), 0),
       random_(random_seed),
       graph_(graph),
@@ -52,7 +56,8 @@ int LoadBalancer::Weighted(std::span<const uint16_t> group, uint32_t flow_hash,
 int LoadBalancer::LeastLoaded(std::span<const uint16_t> group, uint32_t flow_hash, QueueId queue,
                               Time now) {
   const auto n = static_cast<int>(group.size());
-  const int start = HashMember(group, flow_hash);
+  const int start =
+      config_.adaptive_per_packet ? InTurn(group, flow_hash) : HashMember(group, flow_hash);
   int best = start;
   int best_quality = INT32_MAX;
   for (int i = 0, m = start; i < n; ++i, m = m + 1 == n ? 0 : m + 1) {
@@ -73,15 +78,22 @@ int LoadBalancer::LeastLoaded(std::span<const uint16_t> group, uint32_t flow_has
   return best;
 }
 
-int LoadBalancer::Spray(std::span<const uint16_t> group) {
+int LoadBalancer::Spray(std::span<const uint16_t> group, uint32_t flow_hash) {
   const auto n = static_cast<uint16_t>(group.size());
   if (config_.spray_order == cong::SprayOrder::kRandom) {
     return cong::PickEcmpMember(static_cast<uint32_t>(random_.NextU64() >> 32), n);
   }
-  uint16_t& next = next_member_[group[0]];
-  const int m = next < n ? next : 0;
-  next = static_cast<uint16_t>(m + 1 == n ? 0 : m + 1);
-  return m;
+  return InTurn(group, flow_hash);
+}
+
+int LoadBalancer::InTurn(std::span<const uint16_t> group, uint32_t flow_hash) {
+  const auto n = static_cast<int>(group.size());
+  // A turn past the group's size was counted in another group (a flow sharing the slot).
+  uint16_t& turn = turns_[flow_hash & (turns_.size() - 1)];
+  const int t = turn < n ? turn : 0;
+  turn = static_cast<uint16_t>(t + 1 == n ? 0 : t + 1);
+  const int m = HashMember(group, flow_hash) + t;
+  return m < n ? m : m - n;
 }
 
 int LoadBalancer::NewFlowlet(std::span<const uint16_t> group, uint32_t flow_hash, QueueId queue,
@@ -127,7 +139,7 @@ uint16_t LoadBalancer::Pick(std::span<const uint16_t> group, uint32_t flow_hash,
     case cong::LbPolicy::kWeighted:
       return group[Weighted(group, flow_hash, dst_host)];
     case cong::LbPolicy::kSpray:
-      return group[Spray(group)];
+      return group[Spray(group, flow_hash)];
     case cong::LbPolicy::kAdaptive:
       if (config_.adaptive_per_packet) return group[LeastLoaded(group, flow_hash, queue, now)];
       [[fallthrough]];

@@ -1,7 +1,7 @@
 // The state a switch keeps to balance load over its route groups under a policy other than hash
 // ECMP (congestion/load_balancing.h), and the choice itself, in two steps: Peek, a read-only guess
 // of the member a packet will take, which the prefetch stage may call ahead of the packet; and
-// Pick, the choice that counts, which updates the state (flowlet table, round-robin position,
+// Pick, the choice that counts, which updates the state (flowlet table, round-robin turns,
 // port loads). Memory is bounded: a flowlet table of a fixed size, a few words per port, and
 // under `weighted` the switch's WCMP weights.
 #pragma once
@@ -47,18 +47,23 @@ class LoadBalancer {
  private:
   int Weighted(std::span<const uint16_t> group, uint32_t flow_hash, uint32_t dst_host) const;
   // The member of least quality; ties go to the first from a start the flow hash gives, so that
-  // flows meeting equal members spread over them.
+  // flows meeting equal members spread over them, and per packet from the flow's turn, so that a
+  // flow's packets meeting equal members spread over them too.
   int LeastLoaded(std::span<const uint16_t> group, uint32_t flow_hash, QueueId queue, Time now);
-  int Spray(std::span<const uint16_t> group);
+  int Spray(std::span<const uint16_t> group, uint32_t flow_hash);
+  // The flow's next member in turn: each of its packets on the member after its last one's,
+  // starting from the hash's member, so that every flow spreads evenly over the group whatever
+  // other flows send, and flows start out of step with one another.
+  int InTurn(std::span<const uint16_t> group, uint32_t flow_hash);
   // A new flowlet of the slot's flow: its member, counted if it moved.
   int NewFlowlet(std::span<const uint16_t> group, uint32_t flow_hash, QueueId queue, Time now,
                  uint64_t* slot, uint64_t now_ticks);
 
   cong::LbConfig config_;
   EgressPortSpan ports_;
-  cong::FlowletTable flowlets_;            // flowlet and adaptive per flowlet; empty otherwise
-  std::vector<cong::PortLoad> loads_;      // adaptive: by local port
-  std::vector<uint16_t> next_member_;      // spray round robin: by the group's first port
+  cong::FlowletTable flowlets_;        // flowlet and adaptive per flowlet; empty otherwise
+  std::vector<cong::PortLoad> loads_;  // adaptive: by local port
+  std::vector<uint16_t> turns_;  // round robin, adaptive per packet: a flow's turn, by hash slot
   std::vector<uint64_t> flowlet_changes_;  // by local port
   Random random_;
   const topo::Graph* graph_;

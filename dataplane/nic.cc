@@ -17,6 +17,7 @@ void NicCounts::Add(const NicCounts& o) {
   retransmitted_packets += o.retransmitted_packets;
   retransmitted_bytes += o.retransmitted_bytes;
   retransmit_timeouts += o.retransmit_timeouts;
+  fast_retransmits += o.fast_retransmits;
   retry_exceeded += o.retry_exceeded;
   acks_sent += o.acks_sent;
   acks_received += o.acks_received;
@@ -63,6 +64,7 @@ StatusOr<NicConfig> CompileNicParams(const NicParams& params, Rate port_rate) {
   NicConfig c;
   c.out_of_order = params.out_of_order;
   if (params.out_of_order) c.send_window_packets = params.reorder_window_packets;
+  c.sack_resend_threshold = params.sack_resend_threshold;
   c.entropy = params.entropy;
   c.mtu_payload_bytes = params.mtu_payload_bytes;
   c.ack_every_packets = params.ack_every_packets;
@@ -114,7 +116,8 @@ Nic::Nic(uint32_t host, Scheduler* sched, EgressPort* port, rte_mempool* pool,
   config_.cnp_queue = port->QueueOf(kCnpQueue);
   if (config_.out_of_order) {
     ooo_receiver_ = std::make_unique<OooReceiver>(config_.send_window_packets);
-    selective_ = std::make_unique<SelectiveSender>(config_.send_window_packets);
+    selective_ = std::make_unique<SelectiveSender>(config_.send_window_packets,
+                                                   config_.sack_resend_threshold);
   }
 }
 
@@ -162,8 +165,10 @@ bool Nic::CanSend(uint32_t id, const SenderState& msg) const {
   if (config_.cc != CongestionControl::kHpcc) return true;
   // As the HPCC authors' NIC: a packet may leave while the bytes in flight are below W (so W is
   // exceeded by less than one packet). Go-back-N rewinds next_psn, and the window with it.
-  const int64_t in_flight_bytes =
-      static_cast<int64_t>(msg.next_psn - msg.acked_packets) * full_packet_wire_bytes_;
+  // Out of order, what the receiver holds past a gap is not in flight.
+  const uint32_t in_flight =
+      selective_ != nullptr ? selective_->InFlightPackets(msg) : msg.next_psn - msg.acked_packets;
+  const int64_t in_flight_bytes = static_cast<int64_t>(in_flight) * full_packet_wire_bytes_;
   return static_cast<double>(in_flight_bytes) < (*hpcc_)[id].state.window_bytes;
 }
 
@@ -355,6 +360,7 @@ void Nic::Abandon(uint32_t id) {
   // retransmission lapses, and late ACKs move nothing (OnAck rewinds no unreachable message).
   msg.next_psn = messages_->info[id].packets_total;
   msg.retransmit_deadline = Time::Infinite();
+  if (selective_ != nullptr) selective_->Release(msg);
   if (observer_ != nullptr) observer_->OnGivenUp(id);
 }
 

@@ -88,7 +88,10 @@ struct NicParams {
   // go-back-N.
   bool out_of_order = false;
   uint32_t reorder_window_packets = 256;  // a multiple of 64
-  Entropy entropy;                        // source ports per QP
+  // Out-of-order mode: a PSN is resent at once when this many PSNs past it were selectively
+  // acknowledged (0: only on timeout). See SelectiveSender.
+  uint32_t sack_resend_threshold = 0;
+  Entropy entropy;  // source ports per QP
 };
 
 // NicParams checked and compiled for a NIC whose port runs at a given rate.
@@ -109,6 +112,7 @@ struct NicConfig {
   // PSNs a QP may send past its cumulative acknowledgement: the receiver's window out of order,
   // unbounded in order.
   uint32_t send_window_packets = UINT32_MAX;
+  uint32_t sack_resend_threshold = 0;
   Entropy entropy;
 };
 
@@ -136,7 +140,8 @@ struct NicCounts {
   uint64_t retransmitted_packets = 0;   // included in data_packets_sent
   uint64_t retransmitted_bytes = 0;     // payload, included in payload_bytes_sent
   uint64_t retransmit_timeouts = 0;
-  uint64_t retry_exceeded = 0;  // messages given up after retry_count timeouts in a row
+  uint64_t fast_retransmits = 0;  // out of order: PSNs resent as SACKs reported them missing
+  uint64_t retry_exceeded = 0;    // messages given up after retry_count timeouts in a row
   uint64_t acks_sent = 0;
   uint64_t acks_received = 0;
   uint64_t naks_sent = 0;

@@ -189,8 +189,10 @@ void Nic::OnSelectiveAck(rte_mbuf* m, uint32_t id, uint32_t psn) {
     }
   }
   if (msg.acked_packets == packets_total && !msg.completed()) msg.completed_at = sched_->Now();
+  if (!msg.unreachable && selective_->FastResend(msg)) ++counters_.fast_retransmits;
   if (config_.cc == CongestionControl::kHpcc) return OnHpccAck(m, id, msg);
-  // The cumulative point moved the window on, or the SACK block moved the next PSN.
+  // The cumulative point moved the window on, the SACK block moved the next PSN, or a hole is
+  // to be resent.
   if (msg.send_queue == SendQueue::kNone && CanSend(id, msg)) {
     Enqueue(id);
     port_->Kick();

@@ -25,8 +25,7 @@ bool SelectiveSender::OnAck(SenderState& msg, uint32_t acked, const SackBlock* s
     msg.acked_packets = acked;
   }
   if (acked == packets_total) {
-    windows_.Release(w);
-    msg.sack_window = kNoWindow;
+    Release(msg);
     msg.next_psn = std::max(msg.next_psn, acked);
     return progress;
   }
@@ -48,6 +47,27 @@ bool SelectiveSender::OnAck(SenderState& msg, uint32_t acked, const SackBlock* s
   msg.next_psn = std::max(msg.next_psn, msg.acked_packets);
   Skip(msg);
   return progress;
+}
+
+bool SelectiveSender::FastResend(SenderState& msg) {
+  const uint32_t w = msg.sack_window;
+  if (w == kNoWindow || resend_threshold_ == 0 || windows_.set_bits(w) < resend_threshold_) {
+    return false;
+  }
+  Resend& r = resend_[w];
+  const uint32_t hole = msg.acked_packets;
+  if (r.fast_resent == hole + 1 || msg.next_psn < r.end) return false;
+  r.fast_resent = hole + 1;
+  // A pass of one PSN: after it, Skip moves next_psn back to new data.
+  r.end = hole + 1;
+  msg.next_psn = hole;
+  return true;
+}
+
+void SelectiveSender::Release(SenderState& msg) {
+  if (msg.sack_window == kNoWindow) return;
+  windows_.Release(msg.sack_window);
+  msg.sack_window = kNoWindow;
 }
 
 void SelectiveSender::OnTimeout(SenderState& msg) {

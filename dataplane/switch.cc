@@ -72,6 +72,12 @@ void Switch::DropAt(uint16_t port, uint8_t prio, rte_mbuf* m, DropReason reason)
   Drop(m, reason);
 }
 
+void Switch::DropArrival(uint16_t in_port, int out, uint8_t prio, rte_mbuf* m, DropReason reason) {
+  if (ports_[in_port].credit_port() != nullptr) ports_[in_port].OnCreditFreed(prio, FrameBytes(m));
+  if (out < 0) return Drop(m, reason);
+  DropAt(static_cast<uint16_t>(out), prio, m, reason);
+}
+
 Switch::PortQueues& Switch::NewQueues(uint16_t port) {
   queues_[port] = std::make_unique<PortQueues>();
   return *queues_[port];
@@ -130,15 +136,20 @@ void Switch::Receive(uint16_t local_port, rte_mbuf* m) {
   const ParseError err = ParseHeaders(m, &h);
   if (err != ParseError::kNone) return Drop(m, ToDropReason(err));
   const uint32_t dst = HostOfIp(h.dst_ip);
-  if (dst >= num_hosts_) return Drop(m, DropReason::kUnknownDestination);
-  if (config_.decrement_ttl && !DecrementTtl(m)) return Drop(m, DropReason::kTtlExpired);
-
   const QueueId queue{cong::PriorityOf(config_.dscp, h.dscp)};
-  const int route = PickRoute(h, dst, queue);
-  if (route < 0) return Drop(m, DropReason::kUnknownDestination);
-  const auto out = static_cast<uint16_t>(route);
   const uint8_t prio = queue.priority();
-  if (ports_[out].Stormed(queue)) return DropAt(out, prio, m, DropReason::kPfcWatchdog);
+  if (dst >= num_hosts_)
+    return DropArrival(local_port, -1, prio, m, DropReason::kUnknownDestination);
+  if (config_.decrement_ttl && !DecrementTtl(m)) {
+    return DropArrival(local_port, -1, prio, m, DropReason::kTtlExpired);
+  }
+
+  const int route = PickRoute(h, dst, queue);
+  if (route < 0) return DropArrival(local_port, -1, prio, m, DropReason::kUnknownDestination);
+  const auto out = static_cast<uint16_t>(route);
+  if (ports_[out].Stormed(queue)) {
+    return DropArrival(local_port, out, prio, m, DropReason::kPfcWatchdog);
+  }
 
   const cong::WredConfig& wred = config_.wred[prio];
   const int64_t queue_bytes = ports_[out].queue_bytes(queue);
@@ -147,7 +158,9 @@ void Switch::Receive(uint16_t local_port, rte_mbuf* m) {
     const cong::WredVerdict v = cong::WredDecide(wred, queue_bytes, h.ecn != kEcnNotEct,
                                                  config_.buffer.priorities[prio].lossless,
                                                  static_cast<uint32_t>(random_.NextU64() >> 32));
-    if (v == cong::WredVerdict::kDrop) return DropAt(out, prio, m, DropReason::kWredDrop);
+    if (v == cong::WredVerdict::kDrop) {
+      return DropArrival(local_port, out, prio, m, DropReason::kWredDrop);
+    }
     if (v == cong::WredVerdict::kMark && h.ecn != kEcnCe) {
       SetIpEcn(m, kEcnCe);
       ++Queue(out, prio).ecn_marks;
@@ -156,7 +169,7 @@ void Switch::Receive(uint16_t local_port, rte_mbuf* m) {
 
   const uint32_t frame_bytes = FrameBytes(m);
   const cong::AdmitVerdict verdict = mmu_.Admit(local_port, out, prio, frame_bytes);
-  if (!cong::Admitted(verdict)) return DropAt(out, prio, m, ToDropReason(verdict));
+  if (!cong::Admitted(verdict)) return DropArrival(local_port, out, prio, m, ToDropReason(verdict));
   // The pause leaves before this packet can: it must not wait behind it.
   ActOnPfc(local_port, prio, mmu_.PfcCheck(local_port, prio));
   ++counters_.forwarded_packets;

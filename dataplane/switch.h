@@ -128,6 +128,10 @@ class Switch final : public PacketReceiver, public DequeueObserver, public Event
   [[gnu::cold, gnu::noinline]] void Drop(rte_mbuf* m, DropReason reason);
   [[gnu::cold, gnu::noinline]] void DropAt(uint16_t port, uint8_t prio, rte_mbuf* m,
                                            DropReason reason);
+  // A frame dropped as it arrives on in_port takes no buffer: on a credit link its credit goes
+  // back to the sender now. out: the port whose queue it was for (counted there), or -1.
+  [[gnu::cold, gnu::noinline]] void DropArrival(uint16_t in_port, int out, uint8_t prio,
+                                                rte_mbuf* m, DropReason reason);
   void ActOnPfc(uint16_t in_port, uint8_t prio, cong::PfcAction action) {
     if (action != cong::PfcAction::kNone) SendPauseFor(in_port, prio, action);
   }

@@ -79,6 +79,8 @@ const std::vector<BadFile>& BadFiles() {
        "nic.transport.retransmit_timeout_ns:", "got 100"},
       {"reorder_window_not_a_multiple_of_64.textproto", "4",
        "nic.transport.reorder_window_packets:", "got 100"},
+      {"sack_resend_threshold_past_the_window.textproto", "4",
+       "nic.transport.sack_resend_threshold_packets:", "got 300"},
       {"entropy_past_the_dynamic_ports.textproto", "4",
        "nic.transport.entropy.values:", "got 20000"},
       // 2 x 1 s x 100 Gb/s / 8 = 25 GB of headroom, plus a frame: more than 16 MiB.

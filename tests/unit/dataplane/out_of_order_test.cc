@@ -57,9 +57,9 @@ TEST(SackTest, BlockSurvivesTheWireAsAnOffsetFromTheFirstMissingPsn) {
   EXPECT_EQ(b[5], 0x01);
 }
 
-// A sender that sent PSNs 0..9, then learns the receiver has all but 3 and 7.
+// A sender that sent PSNs 0..9 (tests then tell it what the receiver has).
 struct TenSent {
-  TenSent() {
+  explicit TenSent(uint32_t resend_threshold = 0) : tx(64, resend_threshold) {
     for (int i = 0; i < 10; ++i) {
       ++msg.next_psn;
       msg.max_psn_sent = msg.next_psn;
@@ -67,7 +67,7 @@ struct TenSent {
       if (i == 0) tx.OnDeadlineSet(msg);  // the timer starts with the first packet
     }
   }
-  SelectiveSender tx{64};
+  SelectiveSender tx;
   SenderState msg;
 };
 
@@ -105,6 +105,66 @@ TEST(SelectiveSenderTest, PacketsSentAfterTheDeadlineWasSetAreNotResent) {
     t.tx.OnSent(t.msg);
   }
   EXPECT_EQ(t.msg.next_psn, 12u);  // 10 and 11 may still be in flight
+}
+
+// RFC 6675's rule with DupThresh 3: a hole is lost once three PSNs past it are SACKed.
+TEST(SelectiveSenderTest, HoleIsResentOnceThresholdPsnsPastItAreSacked) {
+  TenSent t(3);
+  SackBlock sack{0, 0b111};  // 0-2: the cumulative point is 3, nothing past it yet
+  t.tx.OnAck(t.msg, 3, &sack, 100);
+  EXPECT_FALSE(t.tx.FastResend(t.msg));
+  sack.received = 0b110111;  // 4 and 5 past the hole: two, below the threshold
+  t.tx.OnAck(t.msg, 3, &sack, 100);
+  EXPECT_FALSE(t.tx.FastResend(t.msg));
+  EXPECT_EQ(t.msg.next_psn, 10u);
+  sack.received = 0b1110111;  // and 6: three
+  t.tx.OnAck(t.msg, 3, &sack, 100);
+  EXPECT_TRUE(t.tx.FastResend(t.msg));
+  EXPECT_EQ(t.msg.next_psn, 3u);
+  t.msg.next_psn = 4;  // PSN 3 went out again
+  t.tx.OnSent(t.msg);
+  EXPECT_EQ(t.msg.next_psn, 10u);  // and only it: new data next
+  sack.received = 0b11110111;      // 7 too: the same hole is not resent twice
+  t.tx.OnAck(t.msg, 3, &sack, 100);
+  EXPECT_FALSE(t.tx.FastResend(t.msg));
+  // The resend arrives: the cumulative point runs to 8, and 8 is the next hole, with 9 alone
+  // past it (below the threshold).
+  sack.received = 0b1011111111;
+  t.tx.OnAck(t.msg, 8, &sack, 100);
+  EXPECT_FALSE(t.tx.FastResend(t.msg));
+}
+
+TEST(SelectiveSenderTest, NoFastResendWithoutThreshold) {
+  TenSent t;  // threshold 0: only the timeout resends
+  const SackBlock sack{0, 0b1111110111};
+  t.tx.OnAck(t.msg, 3, &sack, 100);
+  EXPECT_FALSE(t.tx.FastResend(t.msg));
+  EXPECT_EQ(t.msg.next_psn, 10u);
+}
+
+// What HPCC's window limits: sent, minus acknowledged, minus selectively acknowledged.
+TEST(SelectiveSenderTest, InFlightExcludesWhatTheReceiverHolds) {
+  TenSent t;
+  EXPECT_EQ(t.tx.InFlightPackets(t.msg), 10u);
+  const SackBlock sack{0, 0b1101110111};  // 0-2, 4-6, 8-9: 3 and 7 missing
+  t.tx.OnAck(t.msg, 3, &sack, 100);
+  EXPECT_EQ(t.tx.InFlightPackets(t.msg), 2u);
+  t.tx.OnTimeout(t.msg);  // a resend pass rewinds next_psn, not what is in flight
+  EXPECT_EQ(t.tx.InFlightPackets(t.msg), 2u);
+}
+
+TEST(SelectiveSenderTest, GivenUpMessageReturnsItsWindow) {
+  TenSent t;
+  const uint32_t w = t.msg.sack_window;
+  ASSERT_NE(w, kNoWindow);
+  t.tx.Release(t.msg);
+  EXPECT_EQ(t.msg.sack_window, kNoWindow);
+  // The pool hands the same window to the next message instead of growing.
+  SenderState next;
+  next.next_psn = 1;
+  next.max_psn_sent = 1;
+  t.tx.OnSent(next);
+  EXPECT_EQ(next.sack_window, w);
 }
 
 TEST(SelectiveSenderTest, LastAcknowledgementReleasesTheWindow) {

@@ -1,0 +1,22 @@
+// Input files a scenario names (cdf_file, a graph's or a trace's file, ...) are relative to the
+// scenario's folder. A sweep writes each point's scenario into another folder, so it anchors
+// them first: relative paths become absolute, and the point's scenario runs from anywhere.
+#pragma once
+
+#include <filesystem>
+
+#include <google/protobuf/descriptor.h>
+#include <google/protobuf/message.h>
+
+namespace fe::control {
+
+// Whether `field` holds an input file's path: a string field named `file` or `*_file`, except
+// capture.file, an output (relative to the output directory).
+bool IsInputPathField(const google::protobuf::FieldDescriptor* field);
+
+// Every set input path in `message` (recursively) that is relative becomes scenario_dir / path,
+// made absolute and normalised.
+void AnchorInputPaths(const std::filesystem::path& scenario_dir,
+                      google::protobuf::Message* message);
+
+}  // namespace fe::control
