@@ -192,13 +192,14 @@ ApiResponse ApiSession::Command(const std::string& body) {
       pending->response = ErrorResponse(409, "the run finished before the command was applied");
     } else {
       const fabric_emu::Command command = CommandOf(entry);
-      // Without at_ns, Apply runs it 1 ps after the latest event run, before any event not yet
-      // run; with it, ApplyAt runs it then, as a schedule entry (a past time is refused).
-      const Time at =
-          entry.has_at_ns() ? TimeFromNs(entry.at_ns()) : emulation_->sched.Now() + Time::FromPs(1);
-      const Status applied = entry.has_at_ns()
-                                 ? emulation_->commands->ApplyAt(at, command, CommandSource::kApi)
-                                 : emulation_->commands->Apply(command, CommandSource::kApi);
+      // Without at_ns: 1 ps past where the last slice reached. With windows, domains may have run
+      // events past the scheduler's clock (its last event), up to the slice's end: a command at
+      // the clock + 1 ps would come before those in a replay and after them here. With at_ns: then,
+      // as a schedule entry (a past time is refused).
+      const Time at = entry.has_at_ns()
+                          ? TimeFromNs(entry.at_ns())
+                          : std::max(reached_, emulation_->sched.Now()) + Time::FromPs(1);
+      const Status applied = emulation_->commands->ApplyAt(at, command, CommandSource::kApi);
       if (!applied.ok()) {
         pending->response = ErrorResponse(400, applied.message());
       } else {
