@@ -23,6 +23,11 @@ enum class Option {
   kDot,
   kJson,
   kExportFile,
+  kApi,
+  kApiTokenFile,
+  kApiAllowRemote,
+  kApiHold,
+  kPace,
   kEvents,
   kReport,
   kSet,
@@ -37,10 +42,19 @@ struct OptionSpec {
 
 // `run --realtime` is `serve`; the real-time options are taken only together with it.
 constexpr OptionSpec kRunOptions[] = {
-    {"--out", Option::kOut, true},       {"--seed", Option::kSeed, true},
-    {"--quiet", Option::kQuiet, false},  {"--realtime", Option::kRealtime, false},
-    {"--eal", Option::kEal, true},       {"--duration-s", Option::kDurationS, true},
-    {"--events", Option::kEvents, true}, {"--report", Option::kReport, false},
+    {"--out", Option::kOut, true},
+    {"--seed", Option::kSeed, true},
+    {"--quiet", Option::kQuiet, false},
+    {"--realtime", Option::kRealtime, false},
+    {"--eal", Option::kEal, true},
+    {"--duration-s", Option::kDurationS, true},
+    {"--api", Option::kApi, true},
+    {"--api-token-file", Option::kApiTokenFile, true},
+    {"--api-allow-remote", Option::kApiAllowRemote, false},
+    {"--api-hold", Option::kApiHold, false},
+    {"--pace", Option::kPace, true},
+    {"--events", Option::kEvents, true},
+    {"--report", Option::kReport, false},
     {"--set", Option::kSet, true},
 };
 constexpr OptionSpec kServeOptions[] = {
@@ -49,6 +63,11 @@ constexpr OptionSpec kServeOptions[] = {
     {"--quiet", Option::kQuiet, false},
     {"--eal", Option::kEal, true},
     {"--duration-s", Option::kDurationS, true},
+    {"--api", Option::kApi, true},
+    {"--api-token-file", Option::kApiTokenFile, true},
+    {"--api-allow-remote", Option::kApiAllowRemote, false},
+    {"--api-hold", Option::kApiHold, false},
+    {"--pace", Option::kPace, true},
 };
 
 constexpr OptionSpec kTopoOptions[] = {
@@ -197,6 +216,28 @@ Status ApplyOption(Command command, const OptionSpec& spec, std::string_view val
       if (value.empty()) return UsageError(command, flag + " needs a file, or - for stdout");
       args->export_file = std::string(value);
       return Status::Ok();
+    case Option::kApi: {
+      StatusOr<api::ListenAddress> listen = api::ParseListenAddress(value);
+      if (!listen.ok()) return UsageError(command, listen.status().message());
+      args->api.listen = *listen;
+      return Status::Ok();
+    }
+    case Option::kApiTokenFile:
+      if (value.empty()) return UsageError(command, flag + " needs a file");
+      args->api.token_file = std::string(value);
+      return Status::Ok();
+    case Option::kApiAllowRemote:
+      args->api.allow_remote = true;
+      return Status::Ok();
+    case Option::kApiHold:
+      args->api.hold = true;
+      return Status::Ok();
+    case Option::kPace: {
+      StatusOr<double> pace = api::ParsePace(value);
+      if (!pace.ok()) return UsageError(command, pace.status().message());
+      args->api.pace = *pace;
+      return Status::Ok();
+    }
     case Option::kEvents:
       if (value.empty()) return UsageError(command, flag + " needs an events.csv file");
       args->events_file = std::string(value);
@@ -270,6 +311,10 @@ StatusOr<CliArgs> ParseCommand(Command command, std::span<const std::string_view
   }
   if (args.command == Command::kRun && (args.eal_args || args.duration_s)) {
     return UsageError(command, "--eal and --duration-s go with --realtime");
+  }
+  if (Status s = api::CheckApiOptions(args.api); !s.ok()) return UsageError(command, s.message());
+  if (args.command == Command::kServe && args.api.pace) {
+    return UsageError(command, "--pace is for software runs; serve runs in real time");
   }
   if (command == Command::kSweep && args.set.empty()) {
     return UsageError(command, "give the values to run, as --set PATH=V1,V2,...");

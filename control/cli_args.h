@@ -1,7 +1,7 @@
 // The fabric-emu command line: commands, options, help texts and exit codes. Parsing only;
 // nothing here reads a scenario or runs anything.
 //   fabric-emu run SCENARIO [--out DIR] [--seed N] [--quiet] [--events FILE] [--report]
-//                       [--set PATH=VALUE ...]
+//                  [--set PATH=VALUE ...] [--api HOST:PORT [--pace X] ...]
 //   fabric-emu validate SCENARIO
 //   fabric-emu serve SCENARIO [--eal "ARGS"] [--duration-s S] [--out DIR] [--seed N] [--quiet]
 //   fabric-emu topo SCENARIO [--pair A,B] [--dot FILE|-] [--json FILE|-]
@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "control/api/api_options.h"
 #include "core/status.h"
 #include "proto/scenario.pb.h"
 
@@ -45,6 +46,8 @@ struct CliArgs {
   std::string dot_file;     // topo: --dot, Graphviz output ("-": stdout); empty: none
   std::string json_file;    // topo: --json, JSON output ("-": stdout); empty: none
   std::string export_file;  // export: -o, the native trace ("-" or empty: stdout)
+  // run, serve: --api, --api-token-file, --api-allow-remote, --api-hold; run: --pace.
+  api::ApiOptions api;
   // run: --events, an events.csv whose commands run instead of the scenario's schedule.
   std::string events_file;
   // run: --set PATH=VALUE; sweep: --set PATH=V1,V2,...; in the order given (control/sweep/).

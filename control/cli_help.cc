@@ -79,6 +79,7 @@ constexpr std::string_view kOverviewHelp =
 constexpr std::string_view kRunHelp =
     "Usage: fabric-emu run SCENARIO.textproto [--out DIR] [--seed N] [--quiet] [--events FILE]\n"
     "                      [--report] [--set PATH=VALUE] [--realtime]\n"
+    "                      [--api HOST:PORT [--pace X] ...]\n"
     "\n"
     "Emulates SCENARIO in software mode: virtual time, no NIC, no hugepages, no DPDK arguments.\n"
     "The whole scenario is validated first; if any field is wrong nothing runs.\n"
@@ -118,9 +119,23 @@ constexpr std::string_view kRunHelp =
     "              also takes --eal \"ARGS\" and --duration-s S\n"
     "  -h, --help  this text\n"
     "\n"
+    "HTTP API (docs/api.md):\n"
+    "  --api HOST:PORT       serve GET /v1/status, /metrics (Prometheus), /v1/flows and\n"
+    "                        POST /v1/commands, /v1/shutdown there (port 0: any free port);\n"
+    "                        loopback addresses only unless --api-allow-remote is given\n"
+    "  --api-token-file F    the bearer token for POST calls, from F (mode 600); default: a\n"
+    "                        random one, printed and written to DIR/api-token (mode 600)\n"
+    "  --api-allow-remote    allow a --api address that is not loopback\n"
+    "  --api-hold            keep answering after the run, state \"finished\", until\n"
+    "                        POST /v1/shutdown or Ctrl-C\n"
+    "  --pace X              at most X times real time (0.001: a simulated millisecond per\n"
+    "                        wall second), so a person can watch and change the run; without\n"
+    "                        it the API is read-only while the run goes\n"
+    "\n"
     "Examples:\n"
     "  fabric-emu run scenarios/default.textproto\n"
     "  fabric-emu run scenarios/bench_k16.textproto --out results/k16 --seed 2 --quiet\n"
+    "  fabric-emu run scenarios/default.textproto --api 127.0.0.1:9100 --pace 0.001\n"
     "\n";
 
 constexpr std::string_view kValidateHelp =
@@ -248,7 +263,7 @@ constexpr std::string_view kSweepExitStatusHelp =
 
 constexpr std::string_view kServeHelp =
     "Usage: fabric-emu serve SCENARIO.textproto [--eal \"ARGS\"] [--duration-s S] [--out DIR]\n"
-    "                        [--seed N] [--quiet]\n"
+    "                        [--seed N] [--quiet] [--api HOST:PORT [--api-hold] ...]\n"
     "\n"
     "Real-time mode: the DPDK ports of the scenario's realtime section take the place of\n"
     "emulated hosts, and real servers' packets cross the emulated fabric in real time, with the\n"
@@ -263,8 +278,19 @@ constexpr std::string_view kServeHelp =
     "  --quiet          no progress line on stderr\n"
     "  -h, --help       this text\n"
     "\n"
-    "Example:\n"
+    "HTTP API (docs/api.md):\n"
+    "  --api HOST:PORT       serve GET /v1/status, /metrics (Prometheus), /v1/flows and\n"
+    "                        POST /v1/commands, /v1/shutdown there (port 0: any free port);\n"
+    "                        loopback addresses only unless --api-allow-remote is given\n"
+    "  --api-token-file F    the bearer token for POST calls, from F (mode 600); default: a\n"
+    "                        random one, printed and written to DIR/api-token (mode 600)\n"
+    "  --api-allow-remote    allow a --api address that is not loopback\n"
+    "  --api-hold            keep answering after the run, state \"finished\", until\n"
+    "                        POST /v1/shutdown or Ctrl-C\n"
+    "\n"
+    "Examples:\n"
     "  sudo fabric-emu serve lab.textproto --duration-s 60\n"
+    "  sudo fabric-emu serve lab.textproto --api 127.0.0.1:9100\n"
     "\n";
 
 constexpr std::string_view kReportHelp =

@@ -72,7 +72,14 @@ int Run(const CliArgs& args, const fabric_emu::Scenario& loaded) {
     std::cerr << "fabric-emu: " << s.message() << "\n";
     return kExitRuntimeFailure;
   }
+  StatusOr<std::unique_ptr<api::ApiSession>> api = std::unique_ptr<api::ApiSession>();
+  if (args.api.listen) api = api::ApiSession::Start(args.api, "software", out_dir, std::cerr);
+  if (!api.ok()) {
+    std::cerr << "fabric-emu: " << api.status().message() << "\n";
+    return kExitBadInput;
+  }
   SoftwareRunOptions options;
+  options.api = api->get();
   options.seed = seed;
   options.out_dir = out_dir;
   options.scenario_dir = ScenarioDir(args.scenario_path);
@@ -139,6 +146,10 @@ int Run(const CliArgs& args, const fabric_emu::Scenario& loaded) {
   // A stopped run gets its page too: it shows the run so far.
   const bool report_failed =
       args.report && html::RunReportCommand(out_dir, std::cout, std::cerr) != kExitOk;
+  if (*api != nullptr) {
+    (*api)->Finish(run->events, run->wall_time_s, nullptr);
+    (*api)->HoldIfAsked(std::cerr);
+  }
   if (!run->no_progress.empty()) {
     std::cerr << "fabric-emu: run failed: no progress: " << run->no_progress << "\n";
     return kExitRuntimeFailure;
@@ -211,6 +222,7 @@ int Main(int argc, char** argv) {
     options.out_dir = OutputDir(args, scenario);
     options.scenario_dir = ScenarioDir(args.scenario_path);
     options.log = &std::cerr;
+    options.api = args.api;
     return RunServe(scenario, options);
   }
   return Run(args, scenario);

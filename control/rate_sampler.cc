@@ -28,19 +28,21 @@ void RateSampler::OnEvent(uint64_t /*arg*/) {
     // A message starting at this very instant may not have run its start event yet: its rate
     // state is only defined once it has, so it is sampled from the next interval on.
     if (!m.started() || m.started_at >= now) continue;
-    Rate rate;
-    if (cc_ == dp::CongestionControl::kDcqcn) {
-      cong::DcqcnState state = m.dcqcn;
-      if (sources_.dcqcn != nullptr) cong::OnTimer(*sources_.dcqcn, state, now);
-      rate = state.current_rate;
-    } else if (cc_ == dp::CongestionControl::kHpcc && sources_.hpcc != nullptr) {
-      rate = (*sources_.hpcc)[id].state.rate;
-    } else if (line_rate_) {
-      rate = line_rate_(id);
-    }
-    samples_.push_back(RateSample{now, id, rate});
+    samples_.push_back(RateSample{now, id, RateOf(id, now)});
   }
   if (pending) sched_->After(interval_, this);
+}
+
+Rate RateSampler::RateOf(uint32_t id, Time now) const {
+  if (cc_ == dp::CongestionControl::kDcqcn) {
+    cong::DcqcnState state = messages_->sender[id].dcqcn;
+    if (sources_.dcqcn != nullptr) cong::OnTimer(*sources_.dcqcn, state, now);
+    return state.current_rate;
+  }
+  if (cc_ == dp::CongestionControl::kHpcc && sources_.hpcc != nullptr) {
+    return (*sources_.hpcc)[id].state.rate;
+  }
+  return line_rate_ ? line_rate_(id) : Rate();
 }
 
 std::string RatesCsv(std::span<const RateSample> samples) {

@@ -52,6 +52,9 @@ class RateSampler final : public EventHandler {
   void OnEvent(uint64_t arg) override;
 
   const std::vector<RateSample>& samples() const { return samples_; }
+  // Message id's rate at `now`, as a sample would give it; the message must have started. A
+  // sampler never started answers this too, for a live view of the rates.
+  Rate RateOf(uint32_t id, Time now) const;
 
  private:
   Scheduler* sched_;

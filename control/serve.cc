@@ -8,10 +8,13 @@
 #include <unordered_set>
 
 #include "congestion/dscp_map.h"
+#include "control/api/api_session.h"
 #include "control/capture.h"
+#include "control/commands/events_csv.h"
 #include "control/emulation.h"
 #include "control/report/output_dir.h"
 #include "control/serve_summary.h"
+#include "control/software_run.h"
 #include "control/stop_signals.h"
 #include "control/workload_build.h"
 #include "dataplane/eal.h"
@@ -205,13 +208,34 @@ int RunServe(const fabric_emu::Scenario& scenario, const ServeOptions& options) 
       AttachCapture(scenario, options.out_dir, &e);
   if (!capture.ok()) return fail(capture.status().message());
 
+  StatusOr<std::unique_ptr<api::ApiSession>> api = std::unique_ptr<api::ApiSession>();
+  if (options.api.listen)
+    api = api::ApiSession::Start(options.api, "realtime", options.out_dir, log);
+  if (!api.ok()) return fail(api.status().message());
+  if (*api != nullptr) {
+    StatusOr<std::unique_ptr<RateSampler>> rates = NewRateSampler(scenario, &e, Time::FromNs(1));
+    if (!rates.ok()) return fail(rates.status().message());
+    (*api)->Attach(
+        &e, scenario.name(),
+        scenario.run().stop_ns() > 0 ? std::optional(scenario.run().stop_ns()) : std::nullopt,
+        std::move(rates).value());
+  }
+  // The run's lateness so far, interval by interval, for the API's histogram.
+  dp::LatenessHistogram lateness;
+
   dp::RealtimeLoopParams lp;
   if (scenario.run().stop_ns() > 0) lp.duration = TimeFromNs(scenario.run().stop_ns());
   lp.behind_threshold = kBehindThreshold;
-  lp.stop_requested = [&stop] { return stop.Requested(); };
-  if (scenario.run().progress()) {
-    lp.on_progress = [&log](const dp::RealtimeProgress& p) {
-      log << ServeProgressLine(p, kBehindThreshold) << std::flush;
+  lp.stop_requested = [&stop, &api, &e, &lateness] {
+    if (*api == nullptr) return stop.Requested();
+    (*api)->BetweenSlices(e.sched.Now(), 0, &lateness);
+    return stop.Requested() || (*api)->stop_requested();
+  };
+  if (scenario.run().progress() || *api != nullptr) {
+    lp.on_progress = [&log, &lateness,
+                      progress = scenario.run().progress()](const dp::RealtimeProgress& p) {
+      lateness.Merge(p.lateness);
+      if (progress) log << ServeProgressLine(p, kBehindThreshold) << std::flush;
     };
   }
   // A second EAL lcore, if the EAL has one, polls the devices.
@@ -239,7 +263,9 @@ int RunServe(const fabric_emu::Scenario& scenario, const ServeOptions& options) 
   report.switches = e.graph.num_switches();
   report.eal_args = eal_args;
   report.two_lcores = lp.io_lcore >= 0;
-  report.stopped_by = report.loop.stopped_by_request ? "signal" : "duration";
+  report.stopped_by = report.loop.stopped_by_request
+                          ? (*api != nullptr && (*api)->stop_requested() ? "api" : "signal")
+                          : "duration";
   report.behind_threshold = kBehindThreshold;
   report.ports = port_reports;
   report.fabric = e.fabric->Totals();
@@ -264,6 +290,18 @@ int RunServe(const fabric_emu::Scenario& scenario, const ServeOptions& options) 
         << " mbufs were not returned to their pools (a leak)\n";
   }
   log << "serve: wrote " << path << "\n";
+  // The commands the run applied (its schedule's, the API's), to replay in software mode.
+  if (e.commands != nullptr && e.commands->any_scheduled()) {
+    const std::string events = options.out_dir + "/events.csv";
+    if (Status s = WriteFileAtomically(events, EventsCsv(e.commands->applied())); !s.ok()) {
+      return fail(s.message());
+    }
+    log << "serve: wrote " << events << "\n";
+  }
+  if (*api != nullptr) {
+    (*api)->Finish(report.loop.events_run, report.loop.elapsed.seconds(), &report.loop.lateness);
+    (*api)->HoldIfAsked(log);
+  }
   return 0;
 }
 

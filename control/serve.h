@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "control/api/api_options.h"
 #include "proto/scenario.pb.h"
 
 namespace fe::control {
@@ -16,6 +17,7 @@ struct ServeOptions {
   std::string out_dir;             // created if missing; summary.json goes here
   std::string scenario_dir = ".";  // relative paths inside the scenario start here
   std::ostream* log = nullptr;     // progress and notices (stderr in the CLI); none if null
+  api::ApiOptions api;             // the HTTP API, when api.listen is set
 };
 
 // The EAL arguments serve uses when realtime.eal_args is empty: no hugepages, no shared files,

@@ -29,7 +29,7 @@ struct ServeReport {
   size_t switches = 0;
   std::vector<std::string> eal_args;
   bool two_lcores = false;
-  std::string stopped_by;  // "signal" or "duration"
+  std::string stopped_by;  // "signal", "duration" or "api" (POST /v1/shutdown)
   dp::RealtimeStats loop;
   Time behind_threshold;
   std::vector<ServePortReport> ports;

@@ -29,6 +29,21 @@ void PrintProgress(std::ostream& out, const Emulation& e, uint64_t events, doubl
 
 }  // namespace
 
+StatusOr<std::unique_ptr<RateSampler>> NewRateSampler(const fabric_emu::Scenario& scenario,
+                                                      Emulation* e, Time interval) {
+  StatusOr<dp::NicParams> nic = BuildNicParams(scenario.nic());
+  if (!nic.ok()) return nic.status();
+  // Unthrottled, a message runs at the rate of the link its sender leaves by.
+  const auto line_rate = [e](uint32_t id) {
+    const dp::MessageSpec& m = e->fabric->messages().spec(id);
+    const topo::Node& src = e->graph.node(e->graph.hosts()[m.src_host]);
+    return e->graph.link(src.links[e->graph.HostPortTo(m.src_host, m.dst_host, id)]).rate;
+  };
+  return std::make_unique<RateSampler>(
+      &e->sched, &e->fabric->messages(), nic->cc, line_rate, interval,
+      RateSources{&e->fabric->nic(0).config().dcqcn, &e->fabric->hpcc()});
+}
+
 StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
                                         const SoftwareRunOptions& options) {
   StatusOr<std::unique_ptr<Emulation>> built =
@@ -49,18 +64,10 @@ StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
   // and are written in order at the end of each slice (whole windows) of the run.
   if (*capture != nullptr) (*capture)->HoldUntilFlush();
   if (scenario.run().rate_sample_interval_ns() > 0) {
-    StatusOr<dp::NicParams> nic = BuildNicParams(scenario.nic());
-    if (!nic.ok()) return nic.status();
-    // Unthrottled, a message runs at the rate of the link its sender leaves by.
-    const auto line_rate = [&e](uint32_t id) {
-      const dp::MessageSpec& m = e.fabric->messages().spec(id);
-      const topo::Node& src = e.graph.node(e.graph.hosts()[m.src_host]);
-      return e.graph.link(src.links[e.graph.HostPortTo(m.src_host, m.dst_host, id)]).rate;
-    };
-    r.rates = std::make_unique<RateSampler>(
-        &e.sched, &e.fabric->messages(), nic->cc, line_rate,
-        TimeFromNs(scenario.run().rate_sample_interval_ns()),
-        RateSources{&e.fabric->nic(0).config().dcqcn, &e.fabric->hpcc()});
+    StatusOr<std::unique_ptr<RateSampler>> rates =
+        NewRateSampler(scenario, &e, TimeFromNs(scenario.run().rate_sample_interval_ns()));
+    if (!rates.ok()) return rates.status();
+    r.rates = std::move(rates).value();
     r.rates->Start();
   }
   if (scenario.run().queue_sample_interval_ns() > 0) {
@@ -71,13 +78,24 @@ StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
 
   const Time stop =
       scenario.run().stop_ns() > 0 ? TimeFromNs(scenario.run().stop_ns()) : Time::Infinite();
+  if (options.api != nullptr) {
+    StatusOr<std::unique_ptr<RateSampler>> rates = NewRateSampler(scenario, &e, Time::FromNs(1));
+    if (!rates.ok()) return rates.status();
+    options.api->Attach(&e, scenario.name(),
+                        scenario.run().stop_ns() > 0
+                            ? std::optional<double>(scenario.run().stop_ns())
+                            : std::nullopt,
+                        std::move(rates).value());
+  }
   ProgressWatch watch(&e, NoProgressTimeout(scenario));
   using Clock = std::chrono::steady_clock;
   const Clock::time_point start = Clock::now();
   Clock::time_point next_report = start + std::chrono::seconds(1);
   for (;;) {
     // A run that makes no progress checks in at its deadline rather than running past it.
-    const Time until = std::min(stop, watch.deadline());
+    const Time until = std::min(
+        {stop, watch.deadline(),
+         options.api != nullptr ? options.api->SliceEnd(e.sched.Now()) : Time::Infinite()});
     const uint64_t ran = e.sched.RunUntil(until, kEventsPerSlice);
     r.events += ran;
     if (*capture != nullptr) (*capture)->Flush();
@@ -119,6 +137,13 @@ StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
       break;
     }
     if (slice_done && (e.sched.empty() || until == stop)) break;
+    if (options.api != nullptr) {
+      options.api->BetweenSlices(slice_done ? until : e.sched.Now(), r.events);
+      if (options.api->stop_requested()) {
+        r.stop_reason = "api shutdown";
+        break;
+      }
+    }
     if (options.progress != nullptr && Clock::now() >= next_report) {
       PrintProgress(*options.progress, e, r.events,
                     std::chrono::duration<double>(Clock::now() - start).count());

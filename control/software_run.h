@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "control/api/api_session.h"
 #include "control/emulation.h"
 #include "control/queue_sampler.h"
 #include "control/rate_sampler.h"
@@ -28,6 +29,8 @@ struct SoftwareRunOptions {
   size_t max_sample_rows = kMaxSampleRows;
   // Looked at between slices of the run: SIGINT or SIGTERM stops it there (nullptr: never).
   StopSignals* signals = nullptr;
+  // The HTTP API, served between slices, which it may pace (nullptr: none).
+  api::ApiSession* api = nullptr;
   // Commands to run at their times (a replayed events.csv, control/commands/events_csv.h).
   std::vector<AppliedCommand> replay;
 };
@@ -39,8 +42,8 @@ struct SoftwareRunResult {
   double wall_time_s = 0;
   // The run ended before every message finished (completed, given up or never to start).
   bool stopped_early = false;
-  // Why the run ended there: "run.stop_ns", "signal SIGINT" or "signal SIGTERM", "no progress";
-  // empty when every message finished.
+  // Why the run ended there: "run.stop_ns", "signal SIGINT" or "signal SIGTERM", "no progress",
+  // "api shutdown"; empty when every message finished.
   std::string stop_reason;
   int stop_signal = 0;  // SIGINT or SIGTERM when a signal stopped the run
   // Set when the run stopped for want of progress (control/progress_watch.h): which flows, where
@@ -49,6 +52,11 @@ struct SoftwareRunResult {
   std::unique_ptr<RateSampler> rates;    // set when run.rate_sample_interval_ns > 0
   std::unique_ptr<QueueSampler> queues;  // set when run.queue_sample_interval_ns > 0
 };
+
+// A rate sampler over e's messages with the scenario's congestion control, every `interval` once
+// started (unstarted, it still answers RateOf).
+StatusOr<std::unique_ptr<RateSampler>> NewRateSampler(const fabric_emu::Scenario& scenario,
+                                                      Emulation* e, Time interval);
 
 StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
                                         const SoftwareRunOptions& options);

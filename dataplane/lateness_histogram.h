@@ -44,6 +44,7 @@ class LatenessHistogram {
   }
   // Largest value that falls into bucket b.
   static uint64_t BucketUpperNs(int b);
+  uint64_t bucket_count(int b) const { return buckets_[b]; }
 
  private:
   static constexpr uint64_t kLateNs = 1000;

@@ -17,6 +17,8 @@ packages=(
   iproute2 iputils-ping iperf3 ethtool tshark python3
   # `fabric-emu topo --dot` output is checked by rendering it.
   graphviz
+  # The HTTP API's tests: curl as the client, promtool (in prometheus) checks /metrics.
+  curl prometheus
   # report.html is checked by rendering it in headless Chromium.
   chromium
 )

@@ -1,0 +1,240 @@
+#include "control/api/api_session.h"
+
+#include <thread>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+#include "control/api/api_token.h"
+#include "control/commands/command_json.h"
+#include "control/commands/executor.h"
+#include "control/stop_signals.h"
+
+namespace fe::control::api {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// A paced run checks the wall clock at least this often: the longest it runs ahead of its pace.
+constexpr std::chrono::milliseconds kPaceStep{10};
+
+std::string Url(const ListenAddress& a, uint16_t port) {
+  const bool v6 = a.host.find(':') != std::string::npos;
+  return "http://" + (v6 ? "[" + a.host + "]" : a.host) + ":" + std::to_string(port);
+}
+
+}  // namespace
+
+ApiSession::ApiSession(const ApiOptions& options, std::string mode, std::string token)
+    : options_(options), mode_(std::move(mode)), token_(std::move(token)), start_(Clock::now()) {}
+
+StatusOr<std::unique_ptr<ApiSession>> ApiSession::Start(const ApiOptions& options,
+                                                        const std::string& mode,
+                                                        const std::string& out_dir,
+                                                        std::ostream& log) {
+  if (Status s = CheckApiOptions(options); !s.ok()) return s;
+  std::string token_where;
+  StatusOr<std::string> token = Status::Error("");
+  if (!options.token_file.empty()) {
+    token = ReadTokenFile(options.token_file);
+    token_where = options.token_file;
+  } else {
+    token = NewToken();
+    token_where = out_dir + "/api-token";
+    if (token.ok()) {
+      if (Status s = WriteTokenFile(token_where, *token); !s.ok()) return s;
+    }
+  }
+  if (!token.ok()) return token.status();
+  std::unique_ptr<ApiSession> session(new ApiSession(options, mode, *token));
+  HttpServerParams params;
+  params.address = *options.listen;
+  ApiSession* raw = session.get();
+  StatusOr<std::unique_ptr<HttpServer>> server = HttpServer::Start(
+      params, [raw](const ApiRequest& r) { return HandleRequest(r, raw->token_, *raw); });
+  if (!server.ok()) return server.status();
+  session->server_ = std::move(server).value();
+  log << "api: listening on " << Url(*options.listen, session->port()) << "; bearer token "
+      << (options.token_file.empty() ? *token + " (also in " + token_where + ")"
+                                     : "from " + token_where)
+      << "\n"
+      << std::flush;
+  return session;
+}
+
+ApiSession::~ApiSession() {
+  // Requests still waiting for the loop get an answer before the server's threads are joined.
+  if (!finished_.load()) channel_.Finish(nullptr);
+}
+
+void ApiSession::Attach(Emulation* emulation, const std::string& scenario,
+                        std::optional<double> stop_ns, std::unique_ptr<RateSampler> rates) {
+  emulation_ = emulation;
+  rates_ = std::move(rates);
+  source_.emulation = emulation;
+  source_.rates = rates_.get();
+  source_.scenario = scenario;
+  source_.stop_ns = stop_ns;
+  source_.mode = mode_;
+  source_.pace = options_.pace;
+  start_ = Clock::now();
+}
+
+Time ApiSession::SliceEnd(Time now) const {
+  if (!options_.pace || unpaced_) return Time::Infinite();
+  const double step_ps = *options_.pace * std::chrono::duration<double>(kPaceStep).count() * 1e12;
+  // From where the last slice reached: the scheduler's clock stays at its last event while
+  // slices with no event in them go by.
+  return std::max(now, reached_) + Time::FromPs(static_cast<int64_t>(std::max(step_ps, 1.0)));
+}
+
+std::string ApiSession::ReadOnlyReason(bool finished) const {
+  if (finished) return "the run has finished";
+  if (mode_ == "software" && !options_.pace) {
+    return "read-only: this run goes as fast as it can; run it with --pace X to change it while "
+           "it runs";
+  }
+  return "";
+}
+
+RunSnapshot ApiSession::Take(bool with_flows, bool finished) const {
+  RunProgress p;
+  p.events = events_;
+  p.wall_time_s = std::chrono::duration<double>(Clock::now() - start_).count();
+  p.finished = finished;
+  p.read_only_reason = ReadOnlyReason(finished);
+  p.lateness = lateness_;
+  if (lateness_ != nullptr && p.events == 0) p.events = lateness_->count();
+  return TakeSnapshot(source_, p, with_flows);
+}
+
+void ApiSession::BetweenSlices(Time now, uint64_t events, const dp::LatenessHistogram* lateness) {
+  reached_ = now;
+  events_ = events;
+  lateness_ = lateness;
+  const auto take = [this](bool with_flows) {
+    return std::make_shared<const RunSnapshot>(Take(with_flows, false));
+  };
+  channel_.Serve(take);
+  if (!options_.pace || unpaced_) return;
+  if (AllFinished()) {
+    unpaced_ = true;
+    return;
+  }
+  const auto due = start_ + std::chrono::duration_cast<Clock::duration>(
+                                std::chrono::duration<double>(now.seconds() / *options_.pace));
+  while (Clock::now() < due && !stop_requested()) {
+    channel_.WaitForWork(due);
+    channel_.Serve(take);
+  }
+}
+
+bool ApiSession::AllFinished() const {
+  // Once every message is finished only lazy timers are left, firing as no-ops: nothing to watch,
+  // so the run ends at full speed rather than waiting for them in wall time.
+  const dp::MessageTable& messages = source_.emulation->fabric->messages();
+  for (uint32_t id = 0; id < messages.size(); ++id) {
+    if (!messages.finished(id)) return false;
+  }
+  return true;
+}
+
+void ApiSession::Finish(uint64_t events, double wall_time_s,
+                        const dp::LatenessHistogram* lateness) {
+  events_ = events;
+  lateness_ = lateness;
+  RunSnapshot last = Take(true, true);
+  last.wall_time_s = wall_time_s;
+  finished_.store(true);
+  channel_.Finish(std::make_shared<const RunSnapshot>(std::move(last)));
+}
+
+void ApiSession::HoldIfAsked(std::ostream& log) {
+  // A shutdown asked during the run ends the hold too.
+  if (!options_.hold || stop_requested()) return;
+  StopSignals signals;
+  log << "api: the run has finished; still answering on " << Url(*options_.listen, port())
+      << " until POST /v1/shutdown or Ctrl-C\n"
+      << std::flush;
+  std::unique_lock lock(hold_mu_);
+  // The signals come through a descriptor, not a wakeup: look at it every 50 ms.
+  while (!shutdown_ && !(signals.ok() && signals.Requested())) {
+    hold_cv_.wait_for(lock, std::chrono::milliseconds(50));
+  }
+}
+
+std::shared_ptr<const RunSnapshot> ApiSession::Snapshot(bool with_flows) {
+  return channel_.Snapshot(with_flows, kSnapshotTimeout);
+}
+
+ApiResponse ApiSession::Command(const std::string& body) {
+  // A command, or one sent ahead with at_ns as in a schedule entry.
+  StatusOr<fabric_emu::ScheduledCommand> entry = ParseScheduledCommandJson(body);
+  if (!entry.ok()) return ErrorResponse(400, entry.status().message());
+  if (const std::string reason = ReadOnlyReason(finished_.load()); !reason.empty()) {
+    return ErrorResponse(409, reason);
+  }
+  // The loop applies it between slices; the answer comes back through `pending`. A request that
+  // gives up waiting marks it abandoned under the lock, so a command is applied only if its
+  // client is told so.
+  struct Pending {
+    std::mutex mu;
+    std::condition_variable done;
+    std::optional<ApiResponse> response;
+    bool abandoned = false;
+  };
+  auto pending = std::make_shared<Pending>();
+  channel_.Post([this, pending, entry = *entry](bool run_over) {
+    std::lock_guard lock(pending->mu);
+    if (pending->abandoned) return;
+    if (run_over) {
+      pending->response = ErrorResponse(409, "the run finished before the command was applied");
+    } else {
+      const fabric_emu::Command command = CommandOf(entry);
+      // Without at_ns: 1 ps past where the last slice reached. With windows, domains may have run
+      // events past the scheduler's clock (its last event), up to the slice's end: a command at
+      // the clock + 1 ps would come before those in a replay and after them here. With at_ns: then,
+      // as a schedule entry (a past time is refused).
+      const Time at = entry.has_at_ns()
+                          ? TimeFromNs(entry.at_ns())
+                          : std::max(reached_, emulation_->sched.Now()) + Time::FromPs(1);
+      const Status applied = emulation_->commands->ApplyAt(at, command, CommandSource::kApi);
+      if (!applied.ok()) {
+        pending->response = ErrorResponse(400, applied.message());
+      } else {
+        nlohmann::ordered_json j;
+        j["accepted"] = nlohmann::ordered_json::parse(CommandJson(command));
+        j["at_ns"] = static_cast<double>(at.ps()) / 1000.0;
+        pending->response = ApiResponse{202, "application/json", j.dump(2) + "\n", {}};
+      }
+    }
+    pending->done.notify_all();
+  });
+  std::unique_lock lock(pending->mu);
+  if (!pending->done.wait_for(lock, kSnapshotTimeout,
+                              [&] { return pending->response.has_value(); })) {
+    pending->abandoned = true;
+    ApiResponse busy =
+        ErrorResponse(503, "the run did not take the command in time; it was not applied");
+    busy.headers.emplace_back("Retry-After", "1");
+    return busy;
+  }
+  return *pending->response;
+}
+
+ApiResponse ApiSession::Shutdown() {
+  if (!finished_.load()) {
+    stop_requested_.store(true, std::memory_order_release);
+    return ApiResponse{
+        202, "application/json", "{\"shutdown\": \"the run stops at its next slice\"}\n", {}};
+  }
+  {
+    std::lock_guard lock(hold_mu_);
+    shutdown_ = true;
+  }
+  hold_cv_.notify_all();
+  return ApiResponse{200, "application/json", "{\"shutdown\": \"the API stops now\"}\n", {}};
+}
+
+}  // namespace fe::control::api
