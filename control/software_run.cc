@@ -93,10 +93,12 @@ StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
   Clock::time_point next_report = start + std::chrono::seconds(1);
   for (;;) {
     // A run that makes no progress checks in at its deadline rather than running past it.
-    const Time until = std::min(
-        {stop, watch.deadline(),
-         options.api != nullptr ? options.api->SliceEnd(e.sched.Now()) : Time::Infinite()});
-    const uint64_t ran = e.sched.RunUntil(until, kEventsPerSlice);
+    const Time until = std::min(stop, watch.deadline());
+    // Pacing slices the run by wall time: it stops between windows, never cutting one, so that a
+    // paced run gives the unpaced run's results.
+    const Time start_by =
+        options.api != nullptr ? options.api->SliceEnd(e.sched.ran_until()) : Time::Infinite();
+    const uint64_t ran = e.sched.RunUntil(until, kEventsPerSlice, start_by);
     r.events += ran;
     if (*capture != nullptr) (*capture)->Flush();
     if (e.fabric->nic_alloc_failures() > 0) {
@@ -123,8 +125,9 @@ StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
           std::to_string(e.sched.Now().ns()) +
           " ns; raise run.rate_sample_interval_ns or run.queue_sample_interval_ns");
     }
-    // Short of a full slice, the scheduler ran everything up to `until`.
-    const bool slice_done = ran < kEventsPerSlice;
+    // Short of a full slice, the scheduler ran everything up to `until`, unless pacing stopped it.
+    const bool slice_done =
+        ran < kEventsPerSlice && (e.sched.empty() || e.sched.ran_until() > until);
     if (std::optional<std::string> stall =
             watch.Check(slice_done && !e.sched.empty() ? until : e.sched.Now())) {
       r.no_progress = std::move(*stall);
@@ -138,7 +141,7 @@ StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
     }
     if (slice_done && (e.sched.empty() || until == stop)) break;
     if (options.api != nullptr) {
-      options.api->BetweenSlices(slice_done ? until : e.sched.Now(), r.events);
+      options.api->BetweenSlices(e.sched.ran_until(), r.events);
       if (options.api->stop_requested()) {
         r.stop_reason = "api shutdown";
         break;

@@ -68,21 +68,34 @@ bool Scheduler::RunOne() {
   return true;
 }
 
-uint64_t Scheduler::RunUntil(Time until, uint64_t max_events) {
+uint64_t Scheduler::RunUntil(Time until, uint64_t max_events, Time start_by) {
   uint64_t n = 0;
   if (lookahead_ == Time::Zero()) {
-    while (n < max_events && !queue_.empty() && queue_.top().at <= until) {
+    const Time last = std::min(until, start_by);
+    while (n < max_events && !queue_.empty() && queue_.top().at <= last) {
       RunOne();
       ++n;
     }
+    // One event at a time: any stop is a clean cut.
+    const bool all_up_to_last = queue_.empty() || queue_.top().at > last;
+    ran_until_ = std::max(Now(), all_up_to_last ? last : Time::Zero()) + Time::FromPs(1);
     return n;
   }
   while (n < max_events && !empty()) {
     const Time domains = queue_.empty() ? Time::Infinite() : queue_.top().at;
     const Time global = global_.empty() ? Time::Infinite() : global_.top().at;
-    if (std::min(domains, global) > until) break;
+    const Time next = std::min(domains, global);
+    if (next > until) {
+      ran_until_ = std::max(ran_until_, until + Time::FromPs(1));
+      break;
+    }
+    if (next > start_by) {
+      ran_until_ = std::max(ran_until_, start_by + Time::FromPs(1));
+      break;
+    }
     if (global <= domains) {
       Run(global_.Pop());
+      ran_until_ = global + Time::FromPs(1);
       ++n;
       continue;
     }
@@ -90,6 +103,7 @@ uint64_t Scheduler::RunUntil(Time until, uint64_t max_events) {
     if (global < end) end = global;
     if (until < end) end = until + Time::FromPs(1);
     n += RunWindow(end);
+    ran_until_ = end;
   }
   return n;
 }

@@ -99,7 +99,14 @@ class Scheduler {
   // Software mode: runs events in order until none is left, the next is after `until`, or
   // max_events have run (so a caller can report progress between slices; with windows, the
   // window that reaches max_events completes). Returns how many ran.
-  uint64_t RunUntil(Time until, uint64_t max_events = UINT64_MAX);
+  // start_by stops it too, but softly: no window starts after it, while one begun runs whole.
+  // Where windows end decides which domain's events are pushed first and so the order of ties
+  // downstream: a caller that slices the run by wall time (pacing) must not move them.
+  uint64_t RunUntil(Time until, uint64_t max_events = UINT64_MAX, Time start_by = Time::Infinite());
+  // Software mode: every event before this time has run, and none at or after it. An event
+  // pushed from outside the run (a command) at this time lands where a schedule entry would
+  // have, without cutting a window the run did not cut.
+  Time ran_until() const { return ran_until_; }
   // Runs exactly one event, the earliest, if there is one; returns false when empty.
   bool RunOne();
   // RunUntil that calls before_each(due time) just before each event runs: real-time mode
@@ -178,6 +185,7 @@ class Scheduler {
   // Set while a window runs: events of the running domain due before window_end_ go to local_.
   bool in_window_ = false;
   Time window_end_;
+  Time ran_until_ = Time::Zero();
   uint32_t running_domain_ = 0;
   // The running domain's own events due in the window, sorted. Few, and mostly pushed after
   // the rest (a transmission's end, the next arrival on a link), so an insertion from the back

@@ -192,13 +192,12 @@ ApiResponse ApiSession::Command(const std::string& body) {
       pending->response = ErrorResponse(409, "the run finished before the command was applied");
     } else {
       const fabric_emu::Command command = CommandOf(entry);
-      // Without at_ns: 1 ps past where the last slice reached. With windows, domains may have run
-      // events past the scheduler's clock (its last event), up to the slice's end: a command at
-      // the clock + 1 ps would come before those in a replay and after them here. With at_ns: then,
-      // as a schedule entry (a past time is refused).
-      const Time at = entry.has_at_ns()
-                          ? TimeFromNs(entry.at_ns())
-                          : std::max(reached_, emulation_->sched.Now()) + Time::FromPs(1);
+      // Without at_ns: where the run has reached, between two windows, so that a replay (a
+      // schedule entry at that time) runs the same windows. With at_ns: then, as a schedule
+      // entry (a past time is refused).
+      const Time at = entry.has_at_ns() ? TimeFromNs(entry.at_ns())
+                                        : std::max(emulation_->sched.ran_until(),
+                                                   emulation_->sched.Now() + Time::FromPs(1));
       const Status applied = emulation_->commands->ApplyAt(at, command, CommandSource::kApi);
       if (!applied.ok()) {
         pending->response = ErrorResponse(400, applied.message());
