@@ -118,7 +118,10 @@ constexpr std::string_view kRunHelp =
     "  --realtime  real-time mode, the same as `fabric-emu serve` (see serve --help), which\n"
     "              also takes --eal \"ARGS\" and --duration-s S\n"
     "  -h, --help  this text\n"
-    "\n"
+    "\n";
+
+// The HTTP API options, the same for run and serve.
+constexpr std::string_view kApiHelp =
     "HTTP API (docs/api.md):\n"
     "  --api HOST:PORT       serve GET /v1/status, /metrics (Prometheus), /v1/flows and\n"
     "                        POST /v1/commands, /v1/shutdown there (port 0: any free port);\n"
@@ -127,7 +130,9 @@ constexpr std::string_view kRunHelp =
     "                        random one, printed and written to DIR/api-token (mode 600)\n"
     "  --api-allow-remote    allow a --api address that is not loopback\n"
     "  --api-hold            keep answering after the run, state \"finished\", until\n"
-    "                        POST /v1/shutdown or Ctrl-C\n"
+    "                        POST /v1/shutdown or Ctrl-C\n";
+
+constexpr std::string_view kRunPaceHelp =
     "  --pace X              at most X times real time (0.001: a simulated millisecond per\n"
     "                        wall second), so a person can watch and change the run; without\n"
     "                        it the API is read-only while the run goes\n"
@@ -277,16 +282,9 @@ constexpr std::string_view kServeHelp =
     "  --seed N         replaces run.seed, for the emulated traffic\n"
     "  --quiet          no progress line on stderr\n"
     "  -h, --help       this text\n"
-    "\n"
-    "HTTP API (docs/api.md):\n"
-    "  --api HOST:PORT       serve GET /v1/status, /metrics (Prometheus), /v1/flows and\n"
-    "                        POST /v1/commands, /v1/shutdown there (port 0: any free port);\n"
-    "                        loopback addresses only unless --api-allow-remote is given\n"
-    "  --api-token-file F    the bearer token for POST calls, from F (mode 600); default: a\n"
-    "                        random one, printed and written to DIR/api-token (mode 600)\n"
-    "  --api-allow-remote    allow a --api address that is not loopback\n"
-    "  --api-hold            keep answering after the run, state \"finished\", until\n"
-    "                        POST /v1/shutdown or Ctrl-C\n"
+    "\n";
+
+constexpr std::string_view kServeExamplesHelp =
     "\n"
     "Examples:\n"
     "  sudo fabric-emu serve lab.textproto --duration-s 60\n"
@@ -319,16 +317,16 @@ constexpr std::string_view kReportHelp =
 }  // namespace
 
 std::string HelpText(Command topic) {
-  std::string_view body;
+  std::string body;
   switch (topic) {
     case Command::kRun:
-      body = kRunHelp;
+      body = std::string(kRunHelp) + std::string(kApiHelp) + std::string(kRunPaceHelp);
       break;
     case Command::kValidate:
       body = kValidateHelp;
       break;
     case Command::kServe:
-      body = kServeHelp;
+      body = std::string(kServeHelp) + std::string(kApiHelp) + std::string(kServeExamplesHelp);
       break;
     case Command::kTopo:
       body = kTopoHelp;
