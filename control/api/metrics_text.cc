@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cstdint>
+#include <functional>
 #include <utility>
 #include <vector>
 
@@ -82,6 +83,13 @@ class Writer {
     Sample((std::string(name) + "_sum").c_str(), {}, h.sum_s);
     Sample((std::string(name) + "_count").c_str(), {}, h.count);
   }
+  // A family with one sample per row: `value` is a member pointer or a callable of the row.
+  template <typename Row, typename LabelsOf, typename Value>
+  void PerRow(const char* name, const char* type, const char* help, const std::vector<Row>& rows,
+              const LabelsOf& labels, const Value& value) {
+    Family(name, type, help);
+    for (const Row& row : rows) Sample(name, labels(row), std::invoke(value, row));
+  }
   std::string Take() { return std::move(out_); }
 
  private:
@@ -128,16 +136,11 @@ void Ports(const RunSnapshot& s, Writer& w) {
   const auto labels = [&s](const PortRow& p) {
     return Labels{{"switch", s.switch_names[p.switch_index]}, {"port", Number(uint32_t{p.port})}};
   };
-  w.Family("fabric_emu_port_transmitted_bytes_total", "counter",
-           "Bytes a switch egress port put on its wire, preamble and inter-frame gap included.");
-  for (const PortRow& p : s.ports) {
-    w.Sample("fabric_emu_port_transmitted_bytes_total", labels(p), p.tx_wire_bytes);
-  }
-  w.Family("fabric_emu_port_transmitted_packets_total", "counter",
-           "Frames a switch egress port sent.");
-  for (const PortRow& p : s.ports) {
-    w.Sample("fabric_emu_port_transmitted_packets_total", labels(p), p.tx_packets);
-  }
+  w.PerRow("fabric_emu_port_transmitted_bytes_total", "counter",
+           "Bytes a switch egress port put on its wire, preamble and inter-frame gap included.",
+           s.ports, labels, &PortRow::tx_wire_bytes);
+  w.PerRow("fabric_emu_port_transmitted_packets_total", "counter",
+           "Frames a switch egress port sent.", s.ports, labels, &PortRow::tx_packets);
 }
 
 void Queues(const RunSnapshot& s, Writer& w) {
@@ -146,66 +149,44 @@ void Queues(const RunSnapshot& s, Writer& w) {
                   {"port", Number(uint32_t{q.port})},
                   {"priority", Number(uint32_t{q.priority})}};
   };
-  w.Family("fabric_emu_queue_depth_bytes", "gauge", "Bytes queued now at a switch egress queue.");
-  for (const QueueRow& q : s.queues)
-    w.Sample("fabric_emu_queue_depth_bytes", labels(q), q.depth_bytes);
-  w.Family("fabric_emu_queue_max_depth_bytes", "gauge", "Most bytes the queue has held.");
-  for (const QueueRow& q : s.queues) {
-    w.Sample("fabric_emu_queue_max_depth_bytes", labels(q), q.max_depth_bytes);
-  }
-  w.Family("fabric_emu_queue_ecn_marks_total", "counter", "ECT packets the queue marked CE.");
-  for (const QueueRow& q : s.queues) {
-    w.Sample("fabric_emu_queue_ecn_marks_total", labels(q), q.ecn_marks);
-  }
+  w.PerRow("fabric_emu_queue_depth_bytes", "gauge", "Bytes queued now at a switch egress queue.",
+           s.queues, labels, &QueueRow::depth_bytes);
+  w.PerRow("fabric_emu_queue_max_depth_bytes", "gauge", "Most bytes the queue has held.", s.queues,
+           labels, &QueueRow::max_depth_bytes);
+  w.PerRow("fabric_emu_queue_ecn_marks_total", "counter", "ECT packets the queue marked CE.",
+           s.queues, labels, &QueueRow::ecn_marks);
   w.Family("fabric_emu_queue_drops_total", "counter", "Packets the queue dropped, by reason.");
   for (const QueueRow& q : s.queues) {
     for (size_t r = 0; r < dp::kQueueDropReasons.size(); ++r) {
-      w.Sample("fabric_emu_queue_drops_total",
-               {{"switch", s.switch_names[q.switch_index]},
-                {"port", Number(uint32_t{q.port})},
-                {"priority", Number(uint32_t{q.priority})},
-                {"reason", dp::DropReasonName(dp::kQueueDropReasons[r])}},
-               q.drops[r]);
+      Labels with_reason = labels(q);
+      with_reason.emplace_back("reason", dp::DropReasonName(dp::kQueueDropReasons[r]));
+      w.Sample("fabric_emu_queue_drops_total", with_reason, q.drops[r]);
     }
   }
-  w.Family("fabric_emu_queue_pause_frames_sent_total", "counter",
+  w.PerRow("fabric_emu_queue_pause_frames_sent_total", "counter",
            "PFC pause frames (XOFF and refreshes) the switch sent upstream for this queue's "
-           "ingress priority.");
-  for (const QueueRow& q : s.queues) {
-    w.Sample("fabric_emu_queue_pause_frames_sent_total", labels(q), q.pause_frames_sent);
-  }
-  w.Family("fabric_emu_queue_resume_frames_sent_total", "counter",
-           "PFC resume frames (XON, zero quanta) the switch sent.");
-  for (const QueueRow& q : s.queues) {
-    w.Sample("fabric_emu_queue_resume_frames_sent_total", labels(q), q.resume_frames_sent);
-  }
-  w.Family("fabric_emu_queue_pause_frames_received_total", "counter",
-           "PFC frames received from the link's peer pausing this egress queue.");
-  for (const QueueRow& q : s.queues) {
-    w.Sample("fabric_emu_queue_pause_frames_received_total", labels(q), q.pause_frames_received);
-  }
-  w.Family("fabric_emu_queue_paused_seconds_total", "counter",
-           "Time the egress queue spent paused by PFC.");
-  for (const QueueRow& q : s.queues) {
-    w.Sample("fabric_emu_queue_paused_seconds_total", labels(q), q.paused_s);
-  }
+           "ingress priority.",
+           s.queues, labels, &QueueRow::pause_frames_sent);
+  w.PerRow("fabric_emu_queue_resume_frames_sent_total", "counter",
+           "PFC resume frames (XON, zero quanta) the switch sent.", s.queues, labels,
+           &QueueRow::resume_frames_sent);
+  w.PerRow("fabric_emu_queue_pause_frames_received_total", "counter",
+           "PFC frames received from the link's peer pausing this egress queue.", s.queues, labels,
+           &QueueRow::pause_frames_received);
+  w.PerRow("fabric_emu_queue_paused_seconds_total", "counter",
+           "Time the egress queue spent paused by PFC.", s.queues, labels, &QueueRow::paused_s);
 }
 
 void Hosts(const RunSnapshot& s, Writer& w) {
   const auto host_labels = [&s](const HostPauseRow& h) {
     return Labels{{"host", s.host_names[h.host]}, {"priority", Number(uint32_t{h.priority})}};
   };
-  w.Family("fabric_emu_host_pause_frames_received_total", "counter",
-           "PFC frames a host uplink received from its edge switch (hosts ever paused only).");
-  for (const HostPauseRow& h : s.host_pauses) {
-    w.Sample("fabric_emu_host_pause_frames_received_total", host_labels(h),
-             h.pause_frames_received);
-  }
-  w.Family("fabric_emu_host_paused_seconds_total", "counter",
-           "Time a host uplink spent paused by PFC.");
-  for (const HostPauseRow& h : s.host_pauses) {
-    w.Sample("fabric_emu_host_paused_seconds_total", host_labels(h), h.paused_s);
-  }
+  w.PerRow("fabric_emu_host_pause_frames_received_total", "counter",
+           "PFC frames a host uplink received from its edge switch (hosts ever paused only).",
+           s.host_pauses, host_labels, &HostPauseRow::pause_frames_received);
+  w.PerRow("fabric_emu_host_paused_seconds_total", "counter",
+           "Time a host uplink spent paused by PFC.", s.host_pauses, host_labels,
+           &HostPauseRow::paused_s);
   const auto nic_labels = [&s](const NicRow& n) {
     return Labels{{"host", s.host_names[n.host]}, {"port", Number(uint32_t{n.port})}};
   };
@@ -231,18 +212,15 @@ void Hosts(const RunSnapshot& s, Writer& w) {
            NicCounter{"fabric_emu_nic_retransmitted_packets_total",
                       "Data packets the NIC sent again.", &dp::NicCounts::retransmitted_packets},
        }) {
-    w.Family(c.name, "counter", c.help);
-    for (const NicRow& n : s.nics) w.Sample(c.name, nic_labels(n), n.counters.*c.field);
+    w.PerRow(c.name, "counter", c.help, s.nics, nic_labels,
+             [&c](const NicRow& n) { return n.counters.*c.field; });
   }
   // Prometheus' base unit is the byte: bits per second / 8.
-  w.Family("fabric_emu_nic_rate_bytes_per_second", "gauge",
-           "Sum of the current congestion-control rates of the NIC's sending QPs.");
-  for (const NicRow& n : s.nics) {
-    w.Sample("fabric_emu_nic_rate_bytes_per_second", nic_labels(n),
-             static_cast<double>(n.rate_bps) / 8);
-  }
-  w.Family("fabric_emu_nic_active_qps", "gauge", "QPs of the NIC sending a message now.");
-  for (const NicRow& n : s.nics) w.Sample("fabric_emu_nic_active_qps", nic_labels(n), n.active_qps);
+  w.PerRow("fabric_emu_nic_rate_bytes_per_second", "gauge",
+           "Sum of the current congestion-control rates of the NIC's sending QPs.", s.nics,
+           nic_labels, [](const NicRow& n) { return static_cast<double>(n.rate_bps) / 8; });
+  w.PerRow("fabric_emu_nic_active_qps", "gauge", "QPs of the NIC sending a message now.", s.nics,
+           nic_labels, &NicRow::active_qps);
 }
 
 }  // namespace

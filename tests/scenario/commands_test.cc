@@ -79,19 +79,21 @@ constexpr char kIncast[] = R"pb(
 )pb";
 
 constexpr double kChangeNs = 40000;
+// edge0's WRED on priority 3 turned off at kChangeNs.
+constexpr char kWredOffAtChange[] = R"pb(
+  schedule {
+    at_ns: 40000
+    set_ecn {
+      switch_name: "edge0"
+      priority: 3
+      wred { enabled: false }
+    }
+  }
+)pb";
 
 TEST(CommandsTest, WredChangeActsFromItsTimeOnAndNotBefore) {
   const fabric_emu::Scenario plain = Load(kIncast);
-  const fabric_emu::Scenario changed = Load(std::string(kIncast) + R"pb(
-    schedule {
-      at_ns: 40000
-      set_ecn {
-        switch_name: "edge0"
-        priority: 3
-        wred { enabled: false }
-      }
-    }
-  )pb");
+  const fabric_emu::Scenario changed = Load(std::string(kIncast) + kWredOffAtChange);
   const Time just_before = TimeFromNs(kChangeNs) - Time::FromPs(1);
   std::unique_ptr<Emulation> a = Build(plain);
   std::unique_ptr<Emulation> b = Build(changed);
@@ -337,16 +339,7 @@ TEST(CommandsTest, CommandAppliedBetweenSlicesReplaysIdentically) {
 // results as the schedule, and the same events.csv but for the source.
 TEST(CommandsTest, CommandSentAheadRunsAsTheScheduleWould) {
   const fabric_emu::Scenario plain = Load(kIncast);
-  const fabric_emu::Scenario scheduled = Load(std::string(kIncast) + R"pb(
-    schedule {
-      at_ns: 40000
-      set_ecn {
-        switch_name: "edge0"
-        priority: 3
-        wred { enabled: false }
-      }
-    }
-  )pb");
+  const fabric_emu::Scenario scheduled = Load(std::string(kIncast) + kWredOffAtChange);
   std::unique_ptr<Emulation> by_schedule = Build(scheduled);
   by_schedule->sched.RunUntil(Time::Infinite());
   std::unique_ptr<Emulation> by_api = Build(plain);

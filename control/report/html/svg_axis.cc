@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "control/report/html/svg_text.h"
+
 namespace fe::control::svg {
 namespace {
 
@@ -157,6 +159,13 @@ double Axis::Fraction(double value) const {
   const double lo = Transform(lo_, scale_);
   const double hi = Transform(hi_, scale_);
   return (Transform(value, scale_) - lo) / (hi - lo);
+}
+
+std::string Axis::DataAttributes(std::string_view prefix) const {
+  const std::string p(prefix);
+  return " data-" + p + "scale=\"" + (scale_ == AxisScale::kLog10 ? "log10" : "linear") +
+         "\" data-" + p + "lo=\"" + ExactNumber(lo_) + "\" data-" + p + "hi=\"" + ExactNumber(hi_) +
+         "\"";
 }
 
 }  // namespace fe::control::svg

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace fe::control::svg {
@@ -49,6 +50,9 @@ class Axis {
   bool Shows(double value) const;
   // Where `value` falls, 0 at lo and 1 at hi (log10 of both on a log axis).
   double Fraction(double value) const;
+  // ` data-<prefix>scale="log10|linear" data-<prefix>lo=".." data-<prefix>hi=".."`: how a page
+  // or a test maps pixels back to values.
+  std::string DataAttributes(std::string_view prefix) const;
 
  private:
   double lo_ = 0;

@@ -66,6 +66,18 @@ void SvgCanvas::Rect(double x, double y, double w, double h, std::string_view fi
   }
 }
 
+void SvgCanvas::Title(double x, std::string_view title) {
+  Text(x, 18, title, {.size_px = 14, .bold = true, .color = "#111"});
+}
+
+void SvgCanvas::Note(double x, std::string_view note) {
+  Text(x, 34, note, {.size_px = 11, .color = "#666"});
+}
+
+void SvgCanvas::Empty(double x, double y, std::string_view text) {
+  Text(x, y, text, {.size_px = 13, .anchor = Anchor::kMiddle, .color = "#888"});
+}
+
 std::string SvgCanvas::Finish() {
   out_ += "</svg>";
   return std::exchange(out_, std::string());

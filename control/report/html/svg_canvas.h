@@ -32,6 +32,11 @@ class SvgCanvas {
   // shown on hover (a <title> child), none when empty.
   void Rect(double x, double y, double w, double h, std::string_view fill,
             std::string_view attributes = "", std::string_view tooltip = "");
+  // Every chart's heading: its title in bold at the top, a note in grey below it.
+  void Title(double x, std::string_view title);
+  void Note(double x, std::string_view note);
+  // Said, centred at (x, y), where a chart has nothing to draw.
+  void Empty(double x, double y, std::string_view text);
   // Markup the caller built (escaped already).
   void Raw(std::string_view markup) { out_ += markup; }
 

@@ -238,15 +238,12 @@ std::string RenderXyChart(const XyChart& chart) {
           Axis::Fit(chart.y, Coordinates(chart, false))};
   const int width_px = static_cast<int>(kLeft + f.width + right_room);
   SvgCanvas c(width_px, static_cast<int>(height), chart.title, "chart xy");
-  c.Text(kLeft, 18, chart.title, {.size_px = 14, .bold = true, .color = "#111"});
+  c.Title(kLeft, chart.title);
   DrawAxes(chart, f, &c);
-  c.Raw("<g class=\"plot\" data-x-scale=\"" +
-        std::string(f.x.scale() == AxisScale::kLog10 ? "log10" : "linear") + "\" data-x-lo=\"" +
-        ExactNumber(f.x.lo()) + "\" data-x-hi=\"" + ExactNumber(f.x.hi()) + "\" data-y-scale=\"" +
-        std::string(f.y.scale() == AxisScale::kLog10 ? "log10" : "linear") + "\" data-y-lo=\"" +
-        ExactNumber(f.y.lo()) + "\" data-y-hi=\"" + ExactNumber(f.y.hi()) + "\" data-left=\"" +
-        ExactNumber(f.left) + "\" data-top=\"" + ExactNumber(f.top) + "\" data-width=\"" +
-        ExactNumber(f.width) + "\" data-height=\"" + ExactNumber(f.height) + "\">");
+  c.Raw("<g class=\"plot\"" + f.x.DataAttributes("x-") + f.y.DataAttributes("y-") +
+        " data-left=\"" + ExactNumber(f.left) + "\" data-top=\"" + ExactNumber(f.top) +
+        "\" data-width=\"" + ExactNumber(f.width) + "\" data-height=\"" + ExactNumber(f.height) +
+        "\">");
   size_t hidden = 0;
   for (size_t i = 0; i < chart.series.size(); ++i) {
     hidden += DrawSeries(chart.series[i], looks[i], f, &c);
@@ -257,13 +254,12 @@ std::string RenderXyChart(const XyChart& chart) {
   for (const Series& s : chart.series) points += s.points.size();
   std::string note = chart.note;
   if (points == 0) {
-    c.Text(f.left + f.width / 2, f.top + f.height / 2, "no data points",
-           {.size_px = 13, .anchor = Anchor::kMiddle, .color = "#888"});
+    c.Empty(f.left + f.width / 2, f.top + f.height / 2, "no data points");
   } else if (hidden > 0) {
     note += std::string(note.empty() ? "" : "; ") + std::to_string(hidden) + " of " +
             std::to_string(points) + " points outside the axes are not shown";
   }
-  if (!note.empty()) c.Text(kLeft, 34, note, {.size_px = 11, .color = "#666"});
+  if (!note.empty()) c.Note(kLeft, note);
   if (!legend.empty()) DrawLegend(legend, f.left + f.width + 14, f.top + 10, &c);
   return c.Finish();
 }

@@ -80,8 +80,8 @@ std::string RenderHeatmap(const Heatmap& h) {
   const double below = (upright ? column_label_w : 14) + 30;
   const double height = kTop + grid_h + below;
   SvgCanvas c(h.width_px, static_cast<int>(std::ceil(height)), h.title, "chart heatmap");
-  c.Text(left, 18, h.title, {.size_px = 14, .bold = true, .color = "#111"});
-  if (!h.note.empty()) c.Text(left, 34, h.note, {.size_px = 11, .color = "#666"});
+  c.Title(left, h.title);
+  if (!h.note.empty()) c.Note(left, h.note);
 
   // Labels every `stride` rows (columns) so that they never overlap.
   const size_t row_stride = static_cast<size_t>(std::ceil(13 / cell_h));
@@ -127,17 +127,14 @@ std::string RenderHeatmap(const Heatmap& h) {
   // Above the row labels, as a column heading: beside them it would collide with long names.
   c.Text(left - 5, kTop - 5, h.row_title, {.size_px = 12, .anchor = Anchor::kEnd, .color = "#222"});
   if (values.empty()) {
-    c.Text(left + grid_room / 2, kTop + 30, "no data",
-           {.size_px = 13, .anchor = Anchor::kMiddle, .color = "#888"});
+    c.Empty(left + grid_room / 2, kTop + 30, "no data");
   }
 
   // The colour bar: stripes from the top (most) down, ticks of the fitted scale beside it.
   const double bar_x = left + grid_w + 24;
   const double bar_h = std::min(grid_h, 220.0);
   const double stripe = bar_h / kColorBarStripes;
-  c.Raw("<g class=\"colorbar\" data-scale=\"" +
-        std::string(scale.scale() == AxisScale::kLog10 ? "log10" : "linear") + "\" data-lo=\"" +
-        ExactNumber(scale.lo()) + "\" data-hi=\"" + ExactNumber(scale.hi()) + "\">");
+  c.Raw("<g class=\"colorbar\"" + scale.DataAttributes("") + ">");
   for (int k = 0; k < kColorBarStripes; ++k) {
     const double f = 1 - (k + 0.5) / kColorBarStripes;
     c.Rect(bar_x, kTop + stripe * k, 14, stripe + 0.4, SequentialColor(f));

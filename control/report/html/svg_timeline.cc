@@ -28,8 +28,8 @@ std::string RenderTimeline(const Timeline& t) {
   const double plot_h = kRowHeight * static_cast<double>(std::max<size_t>(t.rows.size(), 1));
   const double height = kTop + plot_h + 52;
   SvgCanvas c(t.width_px, static_cast<int>(height), t.title, "chart timeline");
-  c.Text(left, 18, t.title, {.size_px = 14, .bold = true, .color = "#111"});
-  if (!t.note.empty()) c.Text(left, 34, t.note, {.size_px = 11, .color = "#666"});
+  c.Title(left, t.title);
+  if (!t.note.empty()) c.Note(left, t.note);
   const auto x_of = [&](double v) { return left + axis.Fraction(v) * plot_w; };
   const double bottom = kTop + plot_h;
   for (const Tick& tick : axis.ticks()) {
@@ -72,8 +72,7 @@ std::string RenderTimeline(const Timeline& t) {
           ExactNumber(m.at) + "\"><title>" + Escape(m.tooltip) + "</title></path>");
   }
   if (t.bars.empty() && t.marks.empty()) {
-    c.Text(left + plot_w / 2, kTop + plot_h / 2 + 4, "nothing to show",
-           {.size_px = 13, .anchor = Anchor::kMiddle, .color = "#888"});
+    c.Empty(left + plot_w / 2, kTop + plot_h / 2 + 4, "nothing to show");
   }
   return c.Finish();
 }
