@@ -13,6 +13,8 @@
 #include "control/commands/events_csv.h"
 #include "control/emulation.h"
 #include "control/report/output_dir.h"
+#include "control/report/switch_queues_json.h"
+#include "control/serve_banner.h"
 #include "control/serve_summary.h"
 #include "control/software_run.h"
 #include "control/stop_signals.h"
@@ -180,6 +182,7 @@ int RunServe(const fabric_emu::Scenario& scenario, const ServeOptions& options) 
   Attached attached;
   std::vector<dp::RealtimeAttachment> attachments;
   std::vector<ServePortReport> port_reports;
+  std::vector<RealHostPlace> places;
   for (const auto& p : scenario.realtime().port()) {
     StatusOr<std::unique_ptr<dp::EthPort>> port =
         dp::EthPort::Open(dp::EthPortParams{.device_args = p.device_args()}, rx_pool.get());
@@ -198,8 +201,9 @@ int RunServe(const fabric_emu::Scenario& scenario, const ServeOptions& options) 
     r.device_args = p.device_args();
     r.host = hp.host;
     port_reports.push_back(r);
-    log << "serve: port " << p.device_args() << " is host " << hp.host << "\n";
+    places.push_back({hp.host, p.device_args()});
   }
+  log << ServeBanner(scenario.name(), e.graph, e.routes, places);
 
   // Capture writes from the fabric's lcore: a user who asks for it accepts its cost in lateness.
   const std::string capture_file = scenario.has_capture() ? scenario.capture().file() : "";
@@ -253,6 +257,8 @@ int RunServe(const fabric_emu::Scenario& scenario, const ServeOptions& options) 
     report.loop = *stats;
   }
   DetachCapture(scenario, &e);
+  report.switch_queues = SwitchQueuesJson(e);
+  report.paused_host_uplinks = PausedHostsJson(e);
   report.mbufs_freed_at_teardown = Teardown(&attached, &e, &port_reports);
   report.fabric_pool_in_use = e.fabric->mbufs_in_use();
   report.rx_pool_in_use = rte_mempool_in_use_count(rx_pool.get());
@@ -261,6 +267,7 @@ int RunServe(const fabric_emu::Scenario& scenario, const ServeOptions& options) 
   report.seed = seed;
   report.hosts = e.graph.num_hosts();
   report.switches = e.graph.num_switches();
+  report.links = e.graph.links().size();
   report.eal_args = eal_args;
   report.two_lcores = lp.io_lcore >= 0;
   report.stopped_by = report.loop.stopped_by_request

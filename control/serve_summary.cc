@@ -90,6 +90,10 @@ std::string ServeSummaryJson(const ServeReport& r) {
   j["packet_hops"] = r.fabric.packet_hops;
   j["alloc_failures"] = r.fabric.nics.alloc_failures;
   j["fabric_drops"] = Drops(r.fabric.drops);
+  j["links"] = r.links;
+  j["wire_bytes"] = r.fabric.wire_bytes;
+  j["switch_queues"] = r.switch_queues;
+  j["paused_host_uplinks"] = r.paused_host_uplinks;
   j["mbufs_freed_at_teardown"] = r.mbufs_freed_at_teardown;
   j["mbufs_in_use_at_exit"] = r.fabric_pool_in_use + r.rx_pool_in_use;
   j["fabric_pool_in_use_at_exit"] = r.fabric_pool_in_use;

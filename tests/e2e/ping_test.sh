@@ -3,7 +3,7 @@
 # way). The emulator must never be early: every RTT is at least the emulated path delay, the sum
 # of propagation and store-and-forward serialisation on the 12 links of the round trip. And it
 # must add little else: the smallest RTT stays within a bound made of the kernel crossings and the
-# loop's measured lateness.
+# loop's measured lateness. The least RTT serve prints at start for the pair is that same path.
 #   ping_test.sh FABRIC_EMU [two-lcores]
 # two-lcores: I/O on a second lcore, and the ports probed by the emulator after EAL start (the
 # EAL arguments name no device).
@@ -57,6 +57,16 @@ python3 -c "import sys; sys.exit(0 if ${min_us} * 1000 + 500 >= ${path_ns} else 
   e2e_fail "RTT ${min_us} us is shorter than the emulated path ${path_ns} ns: the emulator was early"
 python3 -c "import sys; sys.exit(0 if ${min_us} * 1000 <= ${bound_ns} else 1)" ||
   e2e_fail "RTT ${min_us} us exceeds the bound ${bound_ns} ns"
+# What serve printed at start for this pair: the same closed form, computed by the emulator from
+# the route's path (3 decimals of a microsecond: within 1 ns once rounded), and a bound the
+# measured minimum never goes below.
+printed_us=$(sed -n 's/^serve: least ping RTT host 0 <-> host 15: \([0-9.]*\) us.*/\1/p' "${E2E_DIR}/emulator.log")
+[[ -n "${printed_us}" ]] || e2e_fail "serve printed no least RTT for hosts 0 and 15"
+e2e_log "serve printed a least RTT of ${printed_us} us"
+python3 -c "import sys; sys.exit(0 if abs(${printed_us} * 1000 - ${path_ns}) <= 1 else 1)" ||
+  e2e_fail "printed least RTT ${printed_us} us is not the path's ${path_ns} ns"
+python3 -c "import sys; sys.exit(0 if ${min_us} * 1000 + 500 >= ${printed_us} * 1000 else 1)" ||
+  e2e_fail "measured min RTT ${min_us} us is below the printed least RTT ${printed_us} us"
 forwarded=$(e2e_json 'j["ports"][0]["rx_forwarded"]')
 ((forwarded >= count)) || e2e_fail "only ${forwarded} frames from host 0 entered the fabric"
 e2e_check_no_leak
