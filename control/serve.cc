@@ -88,7 +88,7 @@ uint64_t Teardown(Attached* a, Emulation* e, std::vector<ServePortReport>* repor
     (*reports)[i].host_side = a->hosts[i]->counters();
     (*reports)[i].host_mac_learned = a->hosts[i]->host_mac_known();
     (*reports)[i].device = a->ports[i]->counters();
-    (*reports)[i].device_rx_missed = a->ports[i]->DeviceRxMissed();
+    (*reports)[i].rx_lost = a->ports[i]->RxLoss();
     freed += a->hosts[i]->DrainAll();
   }
   a->ports.clear();  // stops the devices: their rings give back every mbuf
@@ -97,6 +97,15 @@ uint64_t Teardown(Attached* a, Emulation* e, std::vector<ServePortReport>* repor
     for (uint16_t p = 0; p < nodes[n].links.size(); ++p) freed += e->fabric->port(n, p).DrainAll();
   }
   return freed;
+}
+
+// The scenario with each port's device arguments completed by the devices' safe defaults.
+fabric_emu::Scenario WithDefaultDeviceArgs(const fabric_emu::Scenario& given) {
+  fabric_emu::Scenario s = given;
+  for (auto& p : *s.mutable_realtime()->mutable_port()) {
+    p.set_device_args(dp::WithDefaultDeviceArgs(p.device_args()));
+  }
+  return s;
 }
 
 }  // namespace
@@ -119,7 +128,8 @@ std::vector<std::string> DefaultServeEalArgs(const fabric_emu::Scenario& scenari
   return args;
 }
 
-int RunServe(const fabric_emu::Scenario& scenario, const ServeOptions& options) {
+int RunServe(const fabric_emu::Scenario& given, const ServeOptions& options) {
+  const fabric_emu::Scenario scenario = WithDefaultDeviceArgs(given);
   std::ostream null_log(nullptr);
   std::ostream& log = options.log != nullptr ? *options.log : null_log;
   auto fail = [&log](const std::string& why) {

@@ -80,7 +80,11 @@ std::string ServeSummaryJson(const ServeReport& r) {
     q["device_rx_packets"] = p.device.rx_packets;
     q["device_tx_packets"] = p.device.tx_packets;
     q["device_tx_dropped"] = p.device.tx_dropped;
-    q["device_rx_missed"] = p.device_rx_missed;
+    q["rx_lost"] = Json{{"total", p.rx_lost.total()},
+                        {"device_missed", p.rx_lost.missed},
+                        {"device_errors", p.rx_lost.errors},
+                        {"device_no_mbuf", p.rx_lost.no_mbuf},
+                        {"kernel_ring", p.rx_lost.kernel_ring}};
     ports.push_back(q);
   }
   j["ports"] = ports;
@@ -113,6 +117,9 @@ std::string ServeProgressLine(const dp::RealtimeProgress& p, Time behind_thresho
       static_cast<double>(h.QuantileNs(0.99)) * 1e-3, static_cast<double>(h.max_ns()) * 1e-3,
       static_cast<unsigned long long>(h.late_over_1us()));
   std::string s(line, n > 0 ? static_cast<size_t>(n) : 0);
+  // Loss before the emulator is invisible to its own counters: say it every time, per port.
+  s += ", lost on the way in";
+  for (const uint64_t lost : p.rx_lost) s += " " + std::to_string(lost);
   if (p.events_behind > 0) {
     std::snprintf(line, sizeof(line), " | FALLING BEHIND: %llu events ran more than %.0f us late",
                   static_cast<unsigned long long>(p.events_behind),

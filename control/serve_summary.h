@@ -19,7 +19,7 @@ struct ServePortReport {
   std::string device_args;
   uint32_t host = 0;
   dp::EthPortCounters device;
-  uint64_t device_rx_missed = 0;
+  dp::DeviceRxLoss rx_lost;
   dp::ExternalHostCounters host_side;
   bool host_mac_learned = false;
 };

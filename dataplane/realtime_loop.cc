@@ -49,9 +49,11 @@ bool RealtimeLoop::Checkpoint(Time now, Time* next_check, Time* next_progress) {
     *next_progress = now + params_.progress_interval;
     interval_.now = now;
     interval_.rx_frames = interval_.tx_frames = 0;
+    interval_.rx_lost.clear();
     for (const RealtimeAttachment& a : attachments_) {
       interval_.rx_frames += a.host->counters().rx_frames;
       interval_.tx_frames += a.host->counters().tx_frames;
+      interval_.rx_lost.push_back(a.port->RxLoss().total());
     }
     if (params_.on_progress) params_.on_progress(interval_);
     stats_.lateness.Merge(interval_.lateness);

@@ -46,6 +46,8 @@ struct RealtimeProgress {
   uint64_t events_behind = 0;  // in the last interval, later than behind_threshold
   uint64_t rx_frames = 0;      // totals so far, all ports
   uint64_t tx_frames = 0;
+  // By attachment, totals so far: frames lost before the loop received them (EthPort::RxLoss).
+  std::vector<uint64_t> rx_lost;
 };
 
 struct RealtimeLoopParams {
