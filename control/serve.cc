@@ -218,8 +218,10 @@ int RunServe(const fabric_emu::Scenario& given, const ServeOptions& options) {
   // Capture writes from the fabric's lcore: a user who asks for it accepts its cost in lateness.
   const std::string capture_file = scenario.has_capture() ? scenario.capture().file() : "";
   if (Status s = PrepareOutputDir(options.out_dir, capture_file); !s.ok()) return fail(s.message());
+  std::vector<dp::ExternalHost*> real_host_ptrs;
+  for (const auto& h : attached.hosts) real_host_ptrs.push_back(h.get());
   StatusOr<std::unique_ptr<dp::PcapngWriter>> capture =
-      AttachCapture(scenario, options.out_dir, &e);
+      AttachCapture(scenario, options.out_dir, &e, real_host_ptrs);
   if (!capture.ok()) return fail(capture.status().message());
 
   StatusOr<std::unique_ptr<api::ApiSession>> api = std::unique_ptr<api::ApiSession>();
@@ -266,7 +268,7 @@ int RunServe(const fabric_emu::Scenario& given, const ServeOptions& options) {
     if (!stats.ok()) return fail(stats.status().message());
     report.loop = *stats;
   }
-  DetachCapture(scenario, &e);
+  DetachCapture(scenario, &e, real_host_ptrs);
   report.switch_queues = SwitchQueuesJson(e);
   report.paused_host_uplinks = PausedHostsJson(e);
   report.mbufs_freed_at_teardown = Teardown(&attached, &e, &port_reports);
