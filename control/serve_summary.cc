@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "dataplane/addressing.h"
@@ -58,6 +59,24 @@ std::string ServeSummaryJson(const ServeReport& r) {
   j["events_behind"] = r.loop.events_behind;
   j["fell_behind"] = r.loop.fell_behind();
   j["ring_drops"] = r.loop.ring_drops;
+  Json lcores = Json::array();
+  const double elapsed_ps = std::max<double>(1, static_cast<double>(r.loop.elapsed.ps()));
+  auto share = [elapsed_ps](Time t) { return static_cast<double>(t.ps()) / elapsed_ps; };
+  for (const dp::LcoreStats& l : r.loop.lcores) {
+    Json o;
+    o["lcore"] = l.lcore;
+    o["role"] = l.role;
+    o["passes"] = l.passes;
+    o["pass_gap"] = Json{{"p50_ns", l.pass_gap.QuantileNs(0.50)},
+                         {"p99_ns", l.pass_gap.QuantileNs(0.99)},
+                         {"max_ns", l.pass_gap.max_ns()}};
+    o["time_share"] = Json{{"rx", share(l.rx)},
+                           {"events", share(l.events)},
+                           {"enter", share(l.enter)},
+                           {"tx", share(l.tx)}};
+    lcores.push_back(o);
+  }
+  j["lcores"] = lcores;
   Json ports = Json::array();
   for (const ServePortReport& p : r.ports) {
     Json q;
@@ -80,6 +99,8 @@ std::string ServeSummaryJson(const ServeReport& r) {
     q["device_rx_packets"] = p.device.rx_packets;
     q["device_tx_packets"] = p.device.tx_packets;
     q["device_tx_dropped"] = p.device.tx_dropped;
+    q["device_rx_bursts"] = p.device.rx_bursts;
+    q["device_tx_bursts"] = p.device.tx_bursts;
     q["rx_lost"] = Json{{"total", p.rx_lost.total()},
                         {"device_missed", p.rx_lost.missed},
                         {"device_errors", p.rx_lost.errors},
@@ -120,6 +141,12 @@ std::string ServeProgressLine(const dp::RealtimeProgress& p, Time behind_thresho
   // Loss before the emulator is invisible to its own counters: say it every time, per port.
   s += ", lost on the way in";
   for (const uint64_t lost : p.rx_lost) s += " " + std::to_string(lost);
+  // Each lcore's longest wait between looking at its frames: its own lateness.
+  s += ", max pass gap";
+  for (const uint64_t gap : p.max_pass_gap_ns) {
+    std::snprintf(line, sizeof(line), " %.2f us", static_cast<double>(gap) * 1e-3);
+    s += line;
+  }
   if (p.events_behind > 0) {
     std::snprintf(line, sizeof(line), " | FALLING BEHIND: %llu events ran more than %.0f us late",
                   static_cast<unsigned long long>(p.events_behind),

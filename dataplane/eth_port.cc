@@ -138,6 +138,7 @@ EthPort::~EthPort() {
 void EthPort::Flush() {
   if (tx_count_ == 0) return;
   const uint16_t sent = rte_eth_tx_burst(port_id_, 0, tx_buffer_.data(), tx_count_);
+  ++counters_.tx_bursts;
   counters_.tx_packets += sent;
   for (uint16_t i = sent; i < tx_count_; ++i) rte_pktmbuf_free(tx_buffer_[i]);
   counters_.tx_dropped += tx_count_ - sent;

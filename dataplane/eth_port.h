@@ -46,6 +46,8 @@ struct EthPortCounters {
   uint64_t rx_packets = 0;
   uint64_t tx_packets = 0;
   uint64_t tx_dropped = 0;  // refused by a full tx ring
+  uint64_t rx_bursts = 0;   // receive calls that returned frames
+  uint64_t tx_bursts = 0;   // transmit calls (one per flush of a non-empty buffer)
 };
 
 class EthPort {
@@ -61,6 +63,7 @@ class EthPort {
   uint16_t RxBurst(rte_mbuf** out, uint16_t max) {
     const uint16_t n = rte_eth_rx_burst(port_id_, 0, out, max);
     counters_.rx_packets += n;
+    counters_.rx_bursts += n > 0 ? 1 : 0;
     return n;
   }
   // Buffers m; a full buffer goes out at once.

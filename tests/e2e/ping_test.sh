@@ -18,6 +18,7 @@ cat >"${E2E_DIR}/ping.textproto" <<SCN
 name: "e2e-ping"
 topology { fat_tree { k: 4 link_rate_gbps: ${rate_gbps} link_delay_ns: ${delay_ns} } }
 $(e2e_ports)
+run { progress: true }
 SCN
 if [[ "${mode}" == two-lcores ]]; then
   (($(nproc) >= 2)) || { echo "SKIP: two lcores need two CPUs"; exit "${E2E_SKIP}"; }
@@ -67,6 +68,17 @@ python3 -c "import sys; sys.exit(0 if abs(${printed_us} * 1000 - ${path_ns}) <= 
   e2e_fail "printed least RTT ${printed_us} us is not the path's ${path_ns} ns"
 python3 -c "import sys; sys.exit(0 if ${min_us} * 1000 + 500 >= ${printed_us} * 1000 else 1)" ||
   e2e_fail "measured min RTT ${min_us} us is below the printed least RTT ${printed_us} us"
+# Where each lcore's time went: one entry per lcore, the fabric's first; its passes are the loop's
+# iterations; the stages are disjoint stretches of the run, so their shares add up to at most 1.
+lcores=$(e2e_json 'len(j["lcores"])')
+expected_lcores=1; [[ "${mode}" == two-lcores ]] && expected_lcores=2
+((lcores == expected_lcores)) || e2e_fail "${lcores} lcores reported"
+e2e_json '[(l["role"], l["pass_gap"], l["time_share"]) for l in j["lcores"]]'
+[[ $(e2e_json 'j["lcores"][0]["passes"] == j["loop_iterations"]') == True ]] ||
+  e2e_fail "the fabric lcore's passes are not the loop's iterations"
+[[ $(e2e_json 'all(sum(l["time_share"].values()) <= 1 for l in j["lcores"])') == True ]] ||
+  e2e_fail "an lcore's stages add up to more than the run"
+grep -q "max pass gap" "${E2E_DIR}/emulator.log" || e2e_fail "the progress line has no pass gap"
 forwarded=$(e2e_json 'j["ports"][0]["rx_forwarded"]')
 ((forwarded >= count)) || e2e_fail "only ${forwarded} frames from host 0 entered the fabric"
 e2e_check_no_leak
