@@ -13,6 +13,8 @@
 #include "control/commands/events_csv.h"
 #include "control/emulation.h"
 #include "control/report/output_dir.h"
+#include "control/report/switch_queues_json.h"
+#include "control/serve_banner.h"
 #include "control/serve_summary.h"
 #include "control/software_run.h"
 #include "control/stop_signals.h"
@@ -86,7 +88,7 @@ uint64_t Teardown(Attached* a, Emulation* e, std::vector<ServePortReport>* repor
     (*reports)[i].host_side = a->hosts[i]->counters();
     (*reports)[i].host_mac_learned = a->hosts[i]->host_mac_known();
     (*reports)[i].device = a->ports[i]->counters();
-    (*reports)[i].device_rx_missed = a->ports[i]->DeviceRxMissed();
+    (*reports)[i].rx_lost = a->ports[i]->RxLoss();
     freed += a->hosts[i]->DrainAll();
   }
   a->ports.clear();  // stops the devices: their rings give back every mbuf
@@ -95,6 +97,15 @@ uint64_t Teardown(Attached* a, Emulation* e, std::vector<ServePortReport>* repor
     for (uint16_t p = 0; p < nodes[n].links.size(); ++p) freed += e->fabric->port(n, p).DrainAll();
   }
   return freed;
+}
+
+// The scenario with each port's device arguments completed by the devices' safe defaults.
+fabric_emu::Scenario WithDefaultDeviceArgs(const fabric_emu::Scenario& given) {
+  fabric_emu::Scenario s = given;
+  for (auto& p : *s.mutable_realtime()->mutable_port()) {
+    p.set_device_args(dp::WithDefaultDeviceArgs(p.device_args()));
+  }
+  return s;
 }
 
 }  // namespace
@@ -117,7 +128,8 @@ std::vector<std::string> DefaultServeEalArgs(const fabric_emu::Scenario& scenari
   return args;
 }
 
-int RunServe(const fabric_emu::Scenario& scenario, const ServeOptions& options) {
+int RunServe(const fabric_emu::Scenario& given, const ServeOptions& options) {
+  const fabric_emu::Scenario scenario = WithDefaultDeviceArgs(given);
   std::ostream null_log(nullptr);
   std::ostream& log = options.log != nullptr ? *options.log : null_log;
   auto fail = [&log](const std::string& why) {
@@ -180,6 +192,7 @@ int RunServe(const fabric_emu::Scenario& scenario, const ServeOptions& options) 
   Attached attached;
   std::vector<dp::RealtimeAttachment> attachments;
   std::vector<ServePortReport> port_reports;
+  std::vector<RealHostPlace> places;
   for (const auto& p : scenario.realtime().port()) {
     StatusOr<std::unique_ptr<dp::EthPort>> port =
         dp::EthPort::Open(dp::EthPortParams{.device_args = p.device_args()}, rx_pool.get());
@@ -198,14 +211,17 @@ int RunServe(const fabric_emu::Scenario& scenario, const ServeOptions& options) 
     r.device_args = p.device_args();
     r.host = hp.host;
     port_reports.push_back(r);
-    log << "serve: port " << p.device_args() << " is host " << hp.host << "\n";
+    places.push_back({hp.host, p.device_args()});
   }
+  log << ServeBanner(scenario.name(), e.graph, e.routes, places);
 
   // Capture writes from the fabric's lcore: a user who asks for it accepts its cost in lateness.
   const std::string capture_file = scenario.has_capture() ? scenario.capture().file() : "";
   if (Status s = PrepareOutputDir(options.out_dir, capture_file); !s.ok()) return fail(s.message());
+  std::vector<dp::ExternalHost*> real_host_ptrs;
+  for (const auto& h : attached.hosts) real_host_ptrs.push_back(h.get());
   StatusOr<std::unique_ptr<dp::PcapngWriter>> capture =
-      AttachCapture(scenario, options.out_dir, &e);
+      AttachCapture(scenario, options.out_dir, &e, real_host_ptrs);
   if (!capture.ok()) return fail(capture.status().message());
 
   StatusOr<std::unique_ptr<api::ApiSession>> api = std::unique_ptr<api::ApiSession>();
@@ -252,7 +268,9 @@ int RunServe(const fabric_emu::Scenario& scenario, const ServeOptions& options) 
     if (!stats.ok()) return fail(stats.status().message());
     report.loop = *stats;
   }
-  DetachCapture(scenario, &e);
+  DetachCapture(scenario, &e, real_host_ptrs);
+  report.switch_queues = SwitchQueuesJson(e);
+  report.paused_host_uplinks = PausedHostsJson(e);
   report.mbufs_freed_at_teardown = Teardown(&attached, &e, &port_reports);
   report.fabric_pool_in_use = e.fabric->mbufs_in_use();
   report.rx_pool_in_use = rte_mempool_in_use_count(rx_pool.get());
@@ -261,6 +279,7 @@ int RunServe(const fabric_emu::Scenario& scenario, const ServeOptions& options) 
   report.seed = seed;
   report.hosts = e.graph.num_hosts();
   report.switches = e.graph.num_switches();
+  report.links = e.graph.links().size();
   report.eal_args = eal_args;
   report.two_lcores = lp.io_lcore >= 0;
   report.stopped_by = report.loop.stopped_by_request

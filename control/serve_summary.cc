@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "dataplane/addressing.h"
@@ -58,6 +59,24 @@ std::string ServeSummaryJson(const ServeReport& r) {
   j["events_behind"] = r.loop.events_behind;
   j["fell_behind"] = r.loop.fell_behind();
   j["ring_drops"] = r.loop.ring_drops;
+  Json lcores = Json::array();
+  const double elapsed_ps = std::max<double>(1, static_cast<double>(r.loop.elapsed.ps()));
+  auto share = [elapsed_ps](Time t) { return static_cast<double>(t.ps()) / elapsed_ps; };
+  for (const dp::LcoreStats& l : r.loop.lcores) {
+    Json o;
+    o["lcore"] = l.lcore;
+    o["role"] = l.role;
+    o["passes"] = l.passes;
+    o["pass_gap"] = Json{{"p50_ns", l.pass_gap.QuantileNs(0.50)},
+                         {"p99_ns", l.pass_gap.QuantileNs(0.99)},
+                         {"max_ns", l.pass_gap.max_ns()}};
+    o["time_share"] = Json{{"rx", share(l.rx)},
+                           {"events", share(l.events)},
+                           {"enter", share(l.enter)},
+                           {"tx", share(l.tx)}};
+    lcores.push_back(o);
+  }
+  j["lcores"] = lcores;
   Json ports = Json::array();
   for (const ServePortReport& p : r.ports) {
     Json q;
@@ -80,7 +99,13 @@ std::string ServeSummaryJson(const ServeReport& r) {
     q["device_rx_packets"] = p.device.rx_packets;
     q["device_tx_packets"] = p.device.tx_packets;
     q["device_tx_dropped"] = p.device.tx_dropped;
-    q["device_rx_missed"] = p.device_rx_missed;
+    q["device_rx_bursts"] = p.device.rx_bursts;
+    q["device_tx_bursts"] = p.device.tx_bursts;
+    q["rx_lost"] = Json{{"total", p.rx_lost.total()},
+                        {"device_missed", p.rx_lost.missed},
+                        {"device_errors", p.rx_lost.errors},
+                        {"device_no_mbuf", p.rx_lost.no_mbuf},
+                        {"kernel_ring", p.rx_lost.kernel_ring}};
     ports.push_back(q);
   }
   j["ports"] = ports;
@@ -90,6 +115,10 @@ std::string ServeSummaryJson(const ServeReport& r) {
   j["packet_hops"] = r.fabric.packet_hops;
   j["alloc_failures"] = r.fabric.nics.alloc_failures;
   j["fabric_drops"] = Drops(r.fabric.drops);
+  j["links"] = r.links;
+  j["wire_bytes"] = r.fabric.wire_bytes;
+  j["switch_queues"] = r.switch_queues;
+  j["paused_host_uplinks"] = r.paused_host_uplinks;
   j["mbufs_freed_at_teardown"] = r.mbufs_freed_at_teardown;
   j["mbufs_in_use_at_exit"] = r.fabric_pool_in_use + r.rx_pool_in_use;
   j["fabric_pool_in_use_at_exit"] = r.fabric_pool_in_use;
@@ -109,6 +138,15 @@ std::string ServeProgressLine(const dp::RealtimeProgress& p, Time behind_thresho
       static_cast<double>(h.QuantileNs(0.99)) * 1e-3, static_cast<double>(h.max_ns()) * 1e-3,
       static_cast<unsigned long long>(h.late_over_1us()));
   std::string s(line, n > 0 ? static_cast<size_t>(n) : 0);
+  // Loss before the emulator is invisible to its own counters: say it every time, per port.
+  s += ", lost on the way in";
+  for (const uint64_t lost : p.rx_lost) s += " " + std::to_string(lost);
+  // Each lcore's longest wait between looking at its frames: its own lateness.
+  s += ", max pass gap";
+  for (const uint64_t gap : p.max_pass_gap_ns) {
+    std::snprintf(line, sizeof(line), " %.2f us", static_cast<double>(gap) * 1e-3);
+    s += line;
+  }
   if (p.events_behind > 0) {
     std::snprintf(line, sizeof(line), " | FALLING BEHIND: %llu events ran more than %.0f us late",
                   static_cast<unsigned long long>(p.events_behind),

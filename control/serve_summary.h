@@ -1,6 +1,8 @@
 // What `fabric-emu serve` reports: summary.json at the end and a progress line every second.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -17,7 +19,7 @@ struct ServePortReport {
   std::string device_args;
   uint32_t host = 0;
   dp::EthPortCounters device;
-  uint64_t device_rx_missed = 0;
+  dp::DeviceRxLoss rx_lost;
   dp::ExternalHostCounters host_side;
   bool host_mac_learned = false;
 };
@@ -34,6 +36,11 @@ struct ServeReport {
   Time behind_threshold;
   std::vector<ServePortReport> ports;
   dp::FabricTotals fabric;
+  size_t links = 0;
+  // As a software run's summary writes them (control/report/switch_queues_json.h), taken when the
+  // loop stopped, before teardown drains the queues.
+  nlohmann::ordered_json switch_queues;
+  nlohmann::ordered_json paused_host_uplinks;
   uint64_t messages = 0;  // emulated messages that ran
   uint64_t messages_delivered = 0;
   uint64_t messages_left_out = 0;        // scenario messages from or to a real host, not emulated

@@ -192,6 +192,14 @@ void EgressPort::StartNext() {
   }
 }
 
+void EgressPort::WriteCaptures(Time now, const rte_mbuf* m) {
+  if (rare_->capture != nullptr) rare_->capture->Write(rare_->capture_interface, now, m);
+  if (rare_->capture_in != nullptr) {
+    rare_->capture_in->Write(rare_->capture_in_interface, now + delay_, m,
+                             CaptureDirection::kInbound);
+  }
+}
+
 [[gnu::always_inline]] inline void EgressPort::Transmit(rte_mbuf* m, uint32_t frame_bytes) {
   const Time now = sched_->Now();
   const uint32_t wire_bytes = WireBytesOfFrame(frame_bytes);
@@ -203,7 +211,8 @@ void EgressPort::StartNext() {
     busy_time_ += ser;
   }
   busy_until_ = now + ser;
-  if (capturing_) rare_->capture->Write(rare_->capture_interface, now, m);
+  if (capturing_) [[unlikely]]
+    WriteCaptures(now, m);
   ++tx_packets_;
   tx_wire_bytes_ += wire_bytes;
   if ((faults_ & kWireFaults) != 0) [[unlikely]] {

@@ -110,12 +110,22 @@ class alignas(64) EgressPort : public EventHandler {
   // Where the frames' headers start from their mbuf's address (HeaderOffset of their pool), so
   // that an arrival can prefetch them without first reading the mbuf.
   void SetHeaderOffset(uint32_t bytes) { header_offset_ = static_cast<uint16_t>(bytes); }
-  // Writes every frame this port starts to send into `writer` as `interface` (nullptr: none).
+  // Writes every frame this port starts to send into `writer` as `interface`, outbound, stamped
+  // when its first bit leaves (nullptr: none).
   void SetCapture(PcapngWriter* writer, uint32_t interface) {
     if (writer == nullptr && rare_ == nullptr) return;
     Rare().capture = writer;
     rare_->capture_interface = interface;
-    capturing_ = writer != nullptr;
+    capturing_ = rare_->capture != nullptr || rare_->capture_in != nullptr;
+  }
+  // The same frames as the far end of the link receives them: inbound on `interface`, stamped
+  // when the first bit arrives there (nullptr: none). A port's received frames are its peer's
+  // sent ones.
+  void SetPeerCapture(PcapngWriter* writer, uint32_t interface) {
+    if (writer == nullptr && rare_ == nullptr) return;
+    Rare().capture_in = writer;
+    rare_->capture_in_interface = interface;
+    capturing_ = rare_->capture != nullptr || rare_->capture_in != nullptr;
   }
   // Link state. A port whose link is down still serialises what it sends (it does not know the
   // link is dead until routes change) but the frames are lost, as are frames of the peer's on the
@@ -273,6 +283,7 @@ class alignas(64) EgressPort : public EventHandler {
 
   void StartNext();
   void Transmit(rte_mbuf* m, uint32_t frame_bytes);
+  [[gnu::cold, gnu::noinline]] void WriteCaptures(Time now, const rte_mbuf* m);
   // A transmission on a faulty wire: true when the frame is lost (and freed).
   [[gnu::cold, gnu::noinline]] bool WireLoses(rte_mbuf* m, uint32_t frame_bytes,
                                               uint32_t wire_bytes);
@@ -391,6 +402,8 @@ class alignas(64) EgressPort : public EventHandler {
   struct RareState {
     PcapngWriter* capture = nullptr;
     uint32_t capture_interface = 0;
+    PcapngWriter* capture_in = nullptr;
+    uint32_t capture_in_interface = 0;
     uint32_t link = 0;
     LinkLossObserver* loss_observer = nullptr;
     double log_keep_per_bit = 0;  // ln(1 - bit error rate)

@@ -4,7 +4,14 @@
 #include <rte_dev.h>
 #include <rte_errno.h>
 
+#include <dirent.h>
+#include <linux/if_packet.h>
+#include <net/if.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 namespace fe::dp {
@@ -19,7 +26,49 @@ std::string DeviceName(const std::string& device_args) {
   return device_args.substr(0, device_args.find(','));
 }
 
+// The value of option `key` in "name,key=value,...", or empty.
+std::string Option(const std::string& device_args, const std::string& key) {
+  size_t at = device_args.find(',');
+  while (at != std::string::npos) {
+    const size_t end = device_args.find(',', at + 1);
+    const std::string kv = device_args.substr(at + 1, end - at - 1);
+    if (kv.compare(0, key.size() + 1, key + "=") == 0) return kv.substr(key.size() + 1);
+    at = end;
+  }
+  return "";
+}
+
+bool IsAfPacket(const std::string& device_args) {
+  return device_args.rfind("net_af_packet", 0) == 0 || device_args.rfind("eth_af_packet", 0) == 0;
+}
+
+// The packet sockets of this process bound to interface `ifindex`: the ones the af_packet driver
+// opened (it keeps no public handle on them).
+std::vector<int> PacketSocketsOn(unsigned ifindex) {
+  std::vector<int> fds;
+  DIR* dir = opendir("/proc/self/fd");
+  if (dir == nullptr) return fds;
+  while (const dirent* d = readdir(dir)) {
+    const int fd = std::atoi(d->d_name);
+    if (d->d_name[0] == '.' || fd == dirfd(dir)) continue;
+    int domain = 0;
+    socklen_t len = sizeof(domain);
+    if (getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &len) != 0 || domain != AF_PACKET) continue;
+    sockaddr_ll addr{};
+    len = sizeof(addr);
+    if (getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) continue;
+    if (static_cast<unsigned>(addr.sll_ifindex) == ifindex) fds.push_back(fd);
+  }
+  closedir(dir);
+  return fds;
+}
+
 }  // namespace
+
+std::string WithDefaultDeviceArgs(const std::string& device_args) {
+  if (!IsAfPacket(device_args) || !Option(device_args, "framecnt").empty()) return device_args;
+  return device_args + ",framecnt=4096";
+}
 
 StatusOr<std::unique_ptr<EthPort>> EthPort::Open(const EthPortParams& params,
                                                  rte_mempool* rx_pool) {
@@ -68,6 +117,11 @@ StatusOr<std::unique_ptr<EthPort>> EthPort::Open(const EthPortParams& params,
     return Status::Error(name + ": cannot enable promiscuous mode: " + DpdkError(ret));
   }
   rte_eth_macaddr_get(port_id, &port->mac_);
+  if (IsAfPacket(params.device_args)) {
+    const std::string iface = Option(params.device_args, "iface");
+    const unsigned ifindex = iface.empty() ? 0 : if_nametoindex(iface.c_str());
+    if (ifindex != 0) port->kernel_sockets_ = PacketSocketsOn(ifindex);
+  }
   return port;
 }
 
@@ -84,16 +138,30 @@ EthPort::~EthPort() {
 void EthPort::Flush() {
   if (tx_count_ == 0) return;
   const uint16_t sent = rte_eth_tx_burst(port_id_, 0, tx_buffer_.data(), tx_count_);
+  ++counters_.tx_bursts;
   counters_.tx_packets += sent;
   for (uint16_t i = sent; i < tx_count_; ++i) rte_pktmbuf_free(tx_buffer_[i]);
   counters_.tx_dropped += tx_count_ - sent;
   tx_count_ = 0;
 }
 
-uint64_t EthPort::DeviceRxMissed() const {
+DeviceRxLoss EthPort::RxLoss() {
+  DeviceRxLoss loss;
   rte_eth_stats stats;
-  if (rte_eth_stats_get(port_id_, &stats) != 0) return 0;
-  return stats.imissed + stats.rx_nombuf;
+  if (rte_eth_stats_get(port_id_, &stats) == 0) {
+    loss.missed = stats.imissed;
+    loss.errors = stats.ierrors;
+    loss.no_mbuf = stats.rx_nombuf;
+  }
+  for (const int fd : kernel_sockets_) {
+    // The TPACKET_V3 layout is the largest; the kernel fills as much as its version has.
+    tpacket_stats_v3 st{};
+    socklen_t len = sizeof(st);
+    if (getsockopt(fd, SOL_PACKET, PACKET_STATISTICS, &st, &len) == 0)
+      kernel_ring_drops_ += st.tp_drops;
+  }
+  loss.kernel_ring = kernel_ring_drops_;
+  return loss;
 }
 
 }  // namespace fe::dp

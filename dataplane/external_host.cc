@@ -32,11 +32,31 @@ void ExternalHost::Learn(const rte_ether_hdr* eth) {
   }
 }
 
+void ExternalHost::SetCapture(PcapngWriter* writer, uint32_t interface, bool sent, bool received,
+                              const Scheduler* sched) {
+  capture_ = writer;
+  capture_interface_ = interface;
+  capture_sent_ = sent;
+  capture_received_ = received;
+  capture_clock_ = sched;
+}
+
+void ExternalHost::Deliver(rte_mbuf* m) {
+  if (capture_received_ && capture_ != nullptr) {
+    capture_->Write(capture_interface_, capture_clock_->Now(), m, CaptureDirection::kInbound);
+  }
+  outbox_.push(m);
+}
+
 void ExternalHost::OnRx(rte_mbuf* const* frames, uint16_t n) {
   for (uint16_t i = 0; i < n; ++i) {
     rte_mbuf* m = frames[i];
     // The private area holds whatever the mbuf's previous life left there.
     ResetMeta(m);
+    // Before anything is rewritten: an ARP request becomes its reply in place.
+    if (capture_sent_ && capture_ != nullptr) {
+      capture_->Write(capture_interface_, capture_clock_->Now(), m, CaptureDirection::kOutbound);
+    }
     ++counters_.rx_frames;
     if (rte_pktmbuf_data_len(m) < kEthHeaderBytes) {
       DropRx(m, DropReason::kRunt);
@@ -88,7 +108,7 @@ void ExternalHost::OnArp(rte_mbuf* m) {
   // Trailing padding the request carried is not part of the reply.
   rte_pktmbuf_trim(m, static_cast<uint16_t>(rte_pktmbuf_pkt_len(m) - kArpFrameBytes));
   ++counters_.arp_replies;
-  outbox_.push(m);
+  Deliver(m);
 }
 
 void ExternalHost::OnIpv4(rte_mbuf* m) {
@@ -146,7 +166,7 @@ void ExternalHost::Receive(uint16_t /*local_port*/, rte_mbuf* m) {
     ++counters_.tx_pause_frames;
   }
   ++counters_.tx_frames;
-  outbox_.push(m);
+  Deliver(m);
 }
 
 void ExternalHost::ProbeHostMac(Time now) {
@@ -174,7 +194,7 @@ void ExternalHost::ProbeHostMac(Time now) {
   std::memset(arp->arp_data.arp_tha.addr_bytes, 0, RTE_ETHER_ADDR_LEN);
   arp->arp_data.arp_tip = rte_cpu_to_be_32(HostIp(params_.host));
   ++counters_.arp_probes;
-  outbox_.push(m);
+  Deliver(m);
 }
 
 uint64_t ExternalHost::DrainAll() {

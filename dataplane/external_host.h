@@ -20,10 +20,12 @@
 
 #include "congestion/dscp_map.h"
 #include "core/fifo.h"
+#include "core/scheduler.h"
 #include "core/units.h"
 #include "dataplane/drop_reason.h"
 #include "dataplane/egress_port.h"
 #include "dataplane/element.h"
+#include "dataplane/pcapng_writer.h"
 
 namespace fe::dp {
 
@@ -77,6 +79,13 @@ class ExternalHost final : public PacketReceiver {
   // broadcast, and TCP ignores segments that were not addressed to the host's own MAC.
   void ProbeHostMac(Time now);
 
+  // Records what crosses the cable into `writer` as `interface`, as the host's port sees it:
+  // the frames the real host sends (outbound) when `sent`, the frames that go to it (inbound:
+  // the fabric's, ARP replies and probes) when `received`, each stamped with `sched`'s time when
+  // the emulator takes it in or hands it on. nullptr: none.
+  void SetCapture(PcapngWriter* writer, uint32_t interface, bool sent, bool received,
+                  const Scheduler* sched);
+
   // Frames waiting to go to the real host, oldest first; the caller transmits and pops them.
   Fifo<rte_mbuf*>& outbox() { return outbox_; }
   // Frees everything in the outbox (teardown); returns how many.
@@ -91,6 +100,8 @@ class ExternalHost final : public PacketReceiver {
   void OnIpv4(rte_mbuf* m);
   void Learn(const rte_ether_hdr* eth);
   void DropRx(rte_mbuf* m, DropReason reason);
+  // Queues m for the real host.
+  void Deliver(rte_mbuf* m);
 
   ExternalHostParams params_;
   EgressPort* uplink_ = nullptr;
@@ -99,6 +110,11 @@ class ExternalHost final : public PacketReceiver {
   Time next_probe_;
   Fifo<rte_mbuf*> outbox_;
   ExternalHostCounters counters_;
+  PcapngWriter* capture_ = nullptr;
+  uint32_t capture_interface_ = 0;
+  bool capture_sent_ = false;
+  bool capture_received_ = false;
+  const Scheduler* capture_clock_ = nullptr;
 };
 
 }  // namespace fe::dp

@@ -21,6 +21,7 @@ constexpr uint16_t kLinkTypeEthernet = 1;
 constexpr uint16_t kOptEnd = 0;
 constexpr uint16_t kOptIfName = 2;
 constexpr uint16_t kOptIfTsresol = 9;
+constexpr uint16_t kOptEpbFlags = 2;
 constexpr uint8_t kTsresolNanoseconds = 9;  // 10^-9 s per timestamp unit
 
 constexpr uint32_t Pad4(uint32_t n) { return (n + 3) & ~3u; }
@@ -86,10 +87,12 @@ PcapngWriter::~PcapngWriter() {
   }
 }
 
-void PcapngWriter::Write(uint32_t interface, Time at, const rte_mbuf* m) {
+void PcapngWriter::Write(uint32_t interface, Time at, const rte_mbuf* m,
+                         CaptureDirection direction) {
   const uint32_t stored = rte_pktmbuf_pkt_len(m);
   const uint32_t frame = stored + VirtualBytes(m);  // without FCS
-  held_.push_back(Held{at, interface, frame, static_cast<uint32_t>(held_bytes_.size()), stored});
+  held_.push_back(
+      Held{at, interface, frame, static_cast<uint32_t>(held_bytes_.size()), stored, direction});
   for (const rte_mbuf* seg = m; seg != nullptr; seg = seg->next) {
     const auto* p = rte_pktmbuf_mtod(seg, const uint8_t*);
     held_bytes_.insert(held_bytes_.end(), p, p + rte_pktmbuf_data_len(seg));
@@ -108,7 +111,9 @@ void PcapngWriter::Flush() {
 }
 
 void PcapngWriter::PutPacket(const Held& h) {
-  const uint32_t block_len = 32 + Pad4(h.frame_bytes);
+  // The fixed fields (28 bytes), the frame padded to 4, epb_flags (option code 2, 4 bytes: the
+  // direction in bits 0-1) and the end of options (4 bytes), the block length again (4 bytes).
+  const uint32_t block_len = 28 + Pad4(h.frame_bytes) + 12 + 4;
   const auto ts_ns = static_cast<uint64_t>(h.at.ps() / 1000);
   const uint32_t head[7] = {
       kEnhancedPacketBlock,         block_len,     h.interface,  static_cast<uint32_t>(ts_ns >> 32),
@@ -121,6 +126,9 @@ void PcapngWriter::PutPacket(const Held& h) {
     Put(kZeros, n);
     left -= n;
   }
+  const uint32_t options[3] = {kOptEpbFlags | (4u << 16), static_cast<uint32_t>(h.direction),
+                               kOptEnd};
+  Put(options, sizeof(options));
   Put(&block_len, 4);
   ++packets_;
 }

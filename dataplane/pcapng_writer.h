@@ -21,6 +21,9 @@
 
 namespace fe::dp {
 
+// A frame's direction on its interface, written as the packet block's epb_flags option.
+enum class CaptureDirection : uint8_t { kInbound = 1, kOutbound = 2 };
+
 class PcapngWriter {
  public:
   // Creates `path` with one Ethernet interface per name, numbered in order.
@@ -30,8 +33,9 @@ class PcapngWriter {
   PcapngWriter(const PcapngWriter&) = delete;
   PcapngWriter& operator=(const PcapngWriter&) = delete;
 
-  // Appends the frame in m as seen on `interface` at `at`.
-  void Write(uint32_t interface, Time at, const rte_mbuf* m);
+  // Appends the frame in m as seen on `interface` at `at`, going `direction`.
+  void Write(uint32_t interface, Time at, const rte_mbuf* m,
+             CaptureDirection direction = CaptureDirection::kOutbound);
   // From now on Write holds frames back until Flush, which writes them in time order (then by
   // interface, then as written). For a software run in windows, where a node runs a window's
   // events before the next node does: the frames come out of time order within a window, and a
@@ -53,6 +57,7 @@ class PcapngWriter {
     uint32_t frame_bytes;
     uint32_t offset;
     uint32_t stored_bytes;
+    CaptureDirection direction;
   };
   void Put(const void* data, size_t n);
   void PutPacket(const Held& h);

@@ -41,6 +41,16 @@ void RealtimeLoop::RunDue(Time now) {
   sched_->AdvanceTo(now);
 }
 
+void RealtimeLoop::EndFabricPass(Time start, bool worked) {
+  if (fabric_lcore_.passes++ > 0 && worked) {
+    const Time gap = start - last_pass_start_;
+    fabric_lcore_.pass_gap.Record(gap);
+    const auto gap_ns = static_cast<uint64_t>(gap.ps() / 1000);
+    if (gap_ns > interval_max_gap_ns_) interval_max_gap_ns_ = gap_ns;
+  }
+  last_pass_start_ = start;
+}
+
 // Returns true when the loop must stop.
 bool RealtimeLoop::Checkpoint(Time now, Time* next_check, Time* next_progress) {
   *next_check = now + kCheckInterval;
@@ -49,9 +59,17 @@ bool RealtimeLoop::Checkpoint(Time now, Time* next_check, Time* next_progress) {
     *next_progress = now + params_.progress_interval;
     interval_.now = now;
     interval_.rx_frames = interval_.tx_frames = 0;
+    interval_.rx_lost.clear();
     for (const RealtimeAttachment& a : attachments_) {
       interval_.rx_frames += a.host->counters().rx_frames;
       interval_.tx_frames += a.host->counters().tx_frames;
+      interval_.rx_lost.push_back(a.port->RxLoss().total());
+    }
+    interval_.max_pass_gap_ns = {interval_max_gap_ns_};
+    interval_max_gap_ns_ = 0;
+    if (params_.io_lcore >= 0) {
+      interval_.max_pass_gap_ns.push_back(
+          io_interval_max_gap_ns_.exchange(0, std::memory_order_relaxed));
     }
     if (params_.on_progress) params_.on_progress(interval_);
     stats_.lateness.Merge(interval_.lateness);
@@ -69,8 +87,14 @@ bool RealtimeLoop::Checkpoint(Time now, Time* next_check, Time* next_progress) {
 StatusOr<RealtimeStats> RealtimeLoop::Run() {
   stats_ = RealtimeStats();
   interval_ = RealtimeProgress();
+  fabric_lcore_ = LcoreStats();
+  fabric_lcore_.lcore = static_cast<int>(rte_lcore_id());
+  fabric_lcore_.role = params_.io_lcore < 0 ? "fabric and I/O" : "fabric";
+  interval_max_gap_ns_ = 0;
   StatusOr<RealtimeStats> result = params_.io_lcore < 0 ? RunOneLcore() : RunTwoLcores();
   if (!result.ok()) return result;
+  stats_.lcores.push_back(fabric_lcore_);
+  if (params_.io_lcore >= 0) stats_.lcores.push_back(io_lcore_);
   // The last interval's events join the totals.
   stats_.lateness.Merge(interval_.lateness);
   stats_.events_behind += interval_.events_behind;
@@ -82,21 +106,33 @@ StatusOr<RealtimeStats> RealtimeLoop::RunOneLcore() {
   Time next_check = Time::Zero();
   Time next_progress = params_.progress_interval;
   for (;;) {
+    const Time start = clock_->Now();
     // Receive first, then read the clock: a frame enters the fabric no earlier than it arrived,
     // so the emulated path can only add delay, never remove any.
     for (size_t i = 0; i < attachments_.size(); ++i) {
       rx_count_[i] = attachments_[i].port->RxBurst(rx_bursts_[i].data(), kBurstSize);
     }
     const Time now = clock_->Now();
+    const uint64_t events_before = stats_.events_run;
     RunDue(now);
+    const Time ran = clock_->Now();
+    bool worked = stats_.events_run != events_before;
+    for (size_t i = 0; i < attachments_.size(); ++i) worked = worked || rx_count_[i] > 0;
     for (size_t i = 0; i < attachments_.size(); ++i) {
       if (rx_count_[i] > 0) attachments_[i].host->OnRx(rx_bursts_[i].data(), rx_count_[i]);
     }
+    const Time entered = clock_->Now();
     for (const RealtimeAttachment& a : attachments_) {
       Fifo<rte_mbuf*>& out = a.host->outbox();
       while (!out.empty()) a.port->Send(out.pop());
       a.port->Flush();
     }
+    const Time sent = clock_->Now();
+    fabric_lcore_.rx += now - start;
+    fabric_lcore_.events += ran - now;
+    fabric_lcore_.enter += entered - ran;
+    fabric_lcore_.tx += sent - entered;
+    EndFabricPass(start, worked);
     ++stats_.iterations;
     if (now >= next_check && Checkpoint(now, &next_check, &next_progress)) break;
   }
@@ -135,15 +171,21 @@ StatusOr<RealtimeStats> RealtimeLoop::RunTwoLcores() {
   Time next_check = Time::Zero();
   Time next_progress = params_.progress_interval;
   for (;;) {
+    const Time start = clock_->Now();
     for (size_t i = 0; i < attachments_.size(); ++i) {
       rx_count_[i] = static_cast<uint16_t>(rte_ring_sc_dequeue_burst(
           rx_rings_[i], reinterpret_cast<void**>(rx_bursts_[i].data()), kBurstSize, nullptr));
     }
     const Time now = clock_->Now();
+    const uint64_t events_before = stats_.events_run;
     RunDue(now);
+    const Time ran = clock_->Now();
+    bool worked = stats_.events_run != events_before;
+    for (size_t i = 0; i < attachments_.size(); ++i) worked = worked || rx_count_[i] > 0;
     for (size_t i = 0; i < attachments_.size(); ++i) {
       if (rx_count_[i] > 0) attachments_[i].host->OnRx(rx_bursts_[i].data(), rx_count_[i]);
     }
+    const Time entered = clock_->Now();
     for (size_t i = 0; i < attachments_.size(); ++i) {
       Fifo<rte_mbuf*>& out = attachments_[i].host->outbox();
       while (!out.empty()) {
@@ -154,6 +196,12 @@ StatusOr<RealtimeStats> RealtimeLoop::RunTwoLcores() {
         }
       }
     }
+    const Time sent = clock_->Now();
+    fabric_lcore_.rx += now - start;
+    fabric_lcore_.events += ran - now;
+    fabric_lcore_.enter += entered - ran;
+    fabric_lcore_.tx += sent - entered;
+    EndFabricPass(start, worked);
     ++stats_.iterations;
     if (now >= next_check && Checkpoint(now, &next_check, &next_progress)) break;
   }
@@ -170,10 +218,19 @@ int RealtimeLoop::IoLcoreMain(void* self) {
 }
 
 void RealtimeLoop::IoLoop() {
+  io_lcore_ = LcoreStats();
+  io_lcore_.lcore = static_cast<int>(rte_lcore_id());
+  io_lcore_.role = "I/O";
   rte_mbuf* burst[kBurstSize];
+  Time last_start;
   while (!io_stop_.load(std::memory_order_acquire)) {
+    const Time start = clock_->Now();
+    Time rx;
+    Time tx;
+    bool moved = false;
     for (size_t i = 0; i < attachments_.size(); ++i) {
       EthPort* port = attachments_[i].port;
+      const Time rx_start = clock_->Now();
       const uint16_t n = port->RxBurst(burst, kBurstSize);
       if (n > 0) {
         const unsigned queued = rte_ring_sp_enqueue_burst(
@@ -181,11 +238,26 @@ void RealtimeLoop::IoLoop() {
         for (unsigned j = queued; j < n; ++j) rte_pktmbuf_free(burst[j]);
         io_ring_drops_ += n - queued;
       }
+      const Time tx_start = clock_->Now();
       const unsigned m = rte_ring_sc_dequeue_burst(tx_rings_[i], reinterpret_cast<void**>(burst),
                                                    kBurstSize, nullptr);
       for (unsigned j = 0; j < m; ++j) port->Send(burst[j]);
       port->Flush();
+      moved = moved || n > 0 || m > 0;
+      rx += tx_start - rx_start;
+      tx += clock_->Now() - tx_start;
     }
+    io_lcore_.rx += rx;
+    io_lcore_.tx += tx;
+    if (io_lcore_.passes++ > 0 && moved) {
+      const Time gap = start - last_start;
+      io_lcore_.pass_gap.Record(gap);
+      const auto gap_ns = static_cast<uint64_t>(gap.ps() / 1000);
+      if (gap_ns > io_interval_max_gap_ns_.load(std::memory_order_relaxed)) {
+        io_interval_max_gap_ns_.store(gap_ns, std::memory_order_relaxed);
+      }
+    }
+    last_start = start;
   }
 }
 

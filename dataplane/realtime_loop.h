@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "core/scheduler.h"
@@ -40,12 +41,34 @@ struct RealtimeAttachment {
   ExternalHost* host;
 };
 
+// Where one lcore's time went. A pass is one turn of its loop: poll, run what is due, hand on.
+// For a pass that moved frames (or, on the fabric lcore, ran events), the gap since the previous
+// pass started is the longest its frames waited for this lcore to look at them: the lcore's own
+// lateness. Idle passes are not counted, so a busy-polling lcore's many short empty turns do not
+// hide the long ones that carry the traffic. (An event's lateness is measured apart.)
+struct LcoreStats {
+  int lcore = -1;
+  std::string role;  // "fabric and I/O" (one lcore), "fabric" or "I/O" (two)
+  uint64_t passes = 0;
+  LatenessHistogram pass_gap;
+  // Summed over the passes: receiving (device bursts, or the ring from the I/O lcore), running
+  // due events, frames entering their hosts' uplinks, transmitting (device or ring).
+  Time rx;
+  Time events;
+  Time enter;
+  Time tx;
+};
+
 struct RealtimeProgress {
   Time now;                    // real time since the clock started
   LatenessHistogram lateness;  // of the events of the last interval only
   uint64_t events_behind = 0;  // in the last interval, later than behind_threshold
   uint64_t rx_frames = 0;      // totals so far, all ports
   uint64_t tx_frames = 0;
+  // By attachment, totals so far: frames lost before the loop received them (EthPort::RxLoss).
+  std::vector<uint64_t> rx_lost;
+  // By lcore (the fabric's first), in the last interval: the longest gap between passes.
+  std::vector<uint64_t> max_pass_gap_ns;
 };
 
 struct RealtimeLoopParams {
@@ -70,7 +93,8 @@ struct RealtimeStats {
   LatenessHistogram lateness;
   uint64_t events_behind = 0;  // later than behind_threshold
   bool stopped_by_request = false;
-  uint64_t ring_drops = 0;  // two-lcore mode: frames a full ring refused
+  uint64_t ring_drops = 0;         // two-lcore mode: frames a full ring refused
+  std::vector<LcoreStats> lcores;  // the fabric's first
   bool fell_behind() const { return events_behind > 0; }
 };
 
@@ -97,6 +121,9 @@ class RealtimeLoop {
   static int IoLcoreMain(void* self);
   void IoLoop();
   void FreeRings();
+  // Ends a pass of the fabric lcore that started at `start`; `worked`: it moved frames or ran
+  // events.
+  void EndFabricPass(Time start, bool worked);
 
   Scheduler* sched_;
   const TscClock* clock_;
@@ -111,6 +138,12 @@ class RealtimeLoop {
   std::vector<rte_ring*> tx_rings_;   // fabric -> I/O
   std::atomic<bool> io_stop_{false};  // fabric lcore -> I/O lcore
   uint64_t io_ring_drops_ = 0;        // written by the I/O lcore only, read after it has joined
+  LcoreStats fabric_lcore_;
+  Time last_pass_start_;
+  uint64_t interval_max_gap_ns_ = 0;
+  LcoreStats io_lcore_;  // written by the I/O lcore only, read after it has joined
+  // The I/O lcore's longest gap of the interval, taken (and reset) by the fabric lcore.
+  std::atomic<uint64_t> io_interval_max_gap_ns_{0};
 };
 
 }  // namespace fe::dp

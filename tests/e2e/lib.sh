@@ -97,7 +97,7 @@ e2e_ports() {
   local idx
   echo "realtime {"
   for idx in "${!NS[@]}"; do
-    echo "  port { device_args: \"net_af_packet${idx},iface=${OUT[idx]},framecnt=4096\" host: ${HOST[idx]} }"
+    echo "  port { device_args: \"net_af_packet${idx},iface=${OUT[idx]}\" host: ${HOST[idx]} }"
   done
   echo "}"
 }

@@ -5,6 +5,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <string>
+
+#include "tshark_fields.h"
 
 namespace fe::control {
 namespace {
@@ -34,6 +37,56 @@ TEST(CaptureTest, SelectedPortsWriteEveryFrameTheySend) {
   EXPECT_EQ((*w)->packets_written(), 20u);
   EXPECT_TRUE((*w)->Close().ok());
   std::filesystem::remove(dir + "/c.pcapng");
+}
+
+TEST(CaptureTest, DirectionsRecordWhatThePortSendsAndReceives) {
+  // Host 0 sends 10 data packets to host 1 and gets ACKs back. Host 0's port both ways; edge0's
+  // port 0 (towards host 0) receiving only: what host 0 sends, so its frames are the same 10
+  // packets; host 1's port sending only: its ACKs.
+  const fabric_emu::Scenario s = Parse(R"(
+    topology { fat_tree { k: 4 } }
+    traffic { flow_list { flow { src_host: 0 dst_host: 1 message_bytes: 40960 } } }
+    capture {
+      port { host: 0 direction: BOTH }
+      port { switch_port { tier: EDGE index: 0 port: 0 } direction: RX }
+      port { host: 1 direction: TX }
+      file: "dir.pcapng"
+    }
+  )");
+  auto e = BuildEmulation(s, 1, ".");
+  ASSERT_TRUE(e.ok()) << e.status().message();
+  const std::string dir = std::filesystem::temp_directory_path().string();
+  auto w = AttachCapture(s, dir, e->get());
+  ASSERT_TRUE(w.ok()) << w.status().message();
+  (*e)->sched.RunUntil(Time::Infinite());
+  DetachCapture(s, e->get());
+  ASSERT_TRUE((*w)->Close().ok());
+  const topo::NodeId h0 = (*e)->graph.hosts()[0];
+  const topo::NodeId h1 = (*e)->graph.hosts()[1];
+  const topo::PortRef edge_down = (*e)->graph.Peer({h0, 0});
+  const uint64_t sent0 = (*e)->fabric->port(h0, 0).counters().tx_packets;
+  const uint64_t received0 =
+      (*e)->fabric->port(edge_down.node, edge_down.port).counters().tx_packets;
+  const uint64_t sent1 = (*e)->fabric->port(h1, 0).counters().tx_packets;
+  ASSERT_EQ(sent0, 10u);
+  ASSERT_GT(sent1, 0u);
+  if (!testing::TsharkAvailable()) GTEST_SKIP() << "tshark is not installed";
+  // epb_flags direction as tshark reads it: 1 inbound, 2 outbound.
+  uint64_t count[3][3] = {};
+  for (const auto& row : testing::TsharkFields(
+           dir + "/dir.pcapng", {"frame.interface_id", "frame.packet_flags_direction"})) {
+    const int iface = std::stoi(row[0]);
+    const int direction = std::stoi(row[1], nullptr, 0);
+    ASSERT_TRUE(iface >= 0 && iface < 3 && direction >= 1 && direction <= 2) << row[0] << row[1];
+    ++count[iface][direction];
+  }
+  EXPECT_EQ(count[0][2], sent0);      // host 0 sent
+  EXPECT_EQ(count[0][1], received0);  // host 0 received: what edge0 sent it
+  EXPECT_EQ(count[1][1], sent0);      // edge0's port 0 received what host 0 sent
+  EXPECT_EQ(count[1][2], 0u);
+  EXPECT_EQ(count[2][2], sent1);
+  EXPECT_EQ(count[2][1], 0u);
+  std::filesystem::remove(dir + "/dir.pcapng");
 }
 
 TEST(CaptureTest, UnknownPortIsRefusedWithItsField) {
