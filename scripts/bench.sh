@@ -145,8 +145,9 @@ if ((build == 1)); then
   scripts/install-deps.sh
   scripts/build.sh Release build
 fi
+help_text=$("${binary}" run --help 2>&1 || true; "${binary}" --help 2>&1 || true)
 for cores in "${cores_counts[@]}"; do
-  if ((cores > 1)) && ! "${binary}" run --help 2>&1 | grep -q -- '--cores'; then
+  if ((cores > 1)) && [[ "${help_text}" != *--cores* ]]; then
     echo "bench: ${binary} has no 'run --cores' option: use --cores-list 1" >&2
     exit 2
   fi
