@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <array>
 #include <cassert>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -184,15 +185,31 @@ class BufferAdmission {
   }
   int64_t FreeSharedBytes() const { return config_.shared_bytes - shared_used_bytes_; }
 
-  // What every packet's admission and release touch first, in one cache line; the config's
-  // per-priority entry is the only other line.
+  // What every packet's admission and release touch first, in the object's first 64 bytes; the
+  // config's per-priority entry (at most 64 bytes) is the only other state they read.
   std::vector<PgUsage> pgs_;        // by (ingress port, priority)
   std::vector<QueueUsage> queues_;  // by (egress port, priority)
   int64_t shared_used_bytes_ = 0;
   int64_t used_bytes_ = 0;
   uint64_t credit_overruns_ = 0;
   BufferConfig config_;
+
+  // The compiler's check of the layout above (docs/architecture.md, "Hot state first, a cache
+  // line per queue"); a member, so that it may name the private members. Never called.
+  static void CheckLayout();
 };
+
+inline void BufferAdmission::CheckLayout() {
+  static_assert(offsetof(BufferAdmission, used_bytes_) + sizeof(used_bytes_) <= 64 &&
+                    offsetof(BufferAdmission, pgs_) < offsetof(BufferAdmission, config_),
+                "hot fields in the first line: the MMU's usage (the usage arrays and the shared "
+                "and total counts) before its configuration");
+  static_assert(sizeof(PgUsage) == 32 && sizeof(QueueUsage) == 16,
+                "usage entries of 32 and 16 bytes, laid out priority-major, fill whole lines: a "
+                "k = 16 switch's two priorities in use take 1.5 KB");
+  static_assert(sizeof(BufferConfig::Priority) <= 64,
+                "a priority's config, which every admission reads, is at most a line");
+}
 
 // Inline: a switch calls these for every packet, and with the pair of calls of a hop (admit
 // and check, release and check) in view the compiler finds the usage entry once.

@@ -66,6 +66,9 @@ struct HpccState {
   Rate rate;                          // W / T, what the NIC paces at
   uint64_t last_update_seq = 0;
 };
+static_assert(sizeof(HpccState) == 304,
+              "HpccState is 304 bytes, the previous INT stack (8 x 32) and the window state, "
+              "per QP in HPCC runs only (docs/congestion-control.md)");
 
 // A fresh QP: W = W_c = W_init, line rate.
 HpccState InitialState(const HpccConfig& config);

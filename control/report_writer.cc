@@ -220,7 +220,8 @@ std::string HumanSummary(const fabric_emu::Scenario& scenario, uint64_t seed,
       "scenario %s (seed %llu): %zu hosts, %zu switches\n"
       "  messages  %llu of %zu completed, %llu payload bytes delivered, %llu drops\n"
       "  FCT       p50 %.3f us, p99 %.3f us, max %.3f us; slowdown p50 %.3f, p99 %.3f\n"
-      "  simulated %.3f us in %.3f s wall: %llu packet-hops, %.2f M packet-hops/s\n",
+      "  simulated %.3f us in %.3f s wall: %llu packet-hops, %.2f M packet-hops/s\n"
+      "  start-up  %.1f ms of wall time from the program's start to the first event\n",
       scenario.name().c_str(), static_cast<unsigned long long>(seed), e.graph.num_hosts(),
       e.graph.num_switches(), static_cast<unsigned long long>(flows.flows_completed),
       e.fabric->messages().size(), static_cast<unsigned long long>(t.nics.payload_bytes_received),
@@ -228,7 +229,8 @@ std::string HumanSummary(const fabric_emu::Scenario& scenario, uint64_t seed,
       Ns(flows.fct.p99) / 1000, Ns(flows.fct.max) / 1000, flows.slowdown.p50, flows.slowdown.p99,
       Ns(run.simulated_time) / 1000, run.wall_time_s,
       static_cast<unsigned long long>(t.packet_hops),
-      static_cast<double>(t.packet_hops) / (run.wall_time_s > 0 ? run.wall_time_s : 1e-9) * 1e-6);
+      static_cast<double>(t.packet_hops) / (run.wall_time_s > 0 ? run.wall_time_s : 1e-9) * 1e-6,
+      run.startup_wall_s * 1e3);
   std::string s = buf;
   // A person at a terminal wants the figures of the workload they ran, not only of its messages.
   const std::vector<MessageOutcome> outcomes = OutcomesOf(e.fabric->messages());

@@ -7,6 +7,7 @@
 
 #include "control/capture.h"
 #include "control/message_counts.h"
+#include "control/process_clock.h"
 #include "control/progress_watch.h"
 
 namespace fe::control {
@@ -90,6 +91,7 @@ StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
   ProgressWatch watch(&e, NoProgressTimeout(scenario));
   using Clock = std::chrono::steady_clock;
   const Clock::time_point start = Clock::now();
+  r.startup_wall_s = WallSecondsSinceProcessStart();
   Clock::time_point next_report = start + std::chrono::seconds(1);
   for (;;) {
     // A run that makes no progress checks in at its deadline rather than running past it.

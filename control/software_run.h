@@ -40,6 +40,7 @@ struct SoftwareRunResult {
   Time simulated_time;
   uint64_t events = 0;
   double wall_time_s = 0;
+  double startup_wall_s = 0;  // from the process's start to the first event
   // The run ended before every message finished (completed, given up or never to start).
   bool stopped_early = false;
   // Why the run ended there: "run.stop_ns", "signal SIGINT" or "signal SIGTERM", "no progress",

@@ -27,6 +27,9 @@ struct Event {
   uint64_t arg;
   bool Before(const Event& o) const { return at < o.at || (at == o.at && seq < o.seq); }
 };
+static_assert(sizeof(Event) == 32,
+              "an event is 32 bytes, two to a cache line: every push and window copies one, and a "
+              "frame on a wire costs its mbuf and its arrival event (docs/performance.md, memory)");
 
 // Stores e into *slot field by field: a copy of the whole event would read it back as one wide
 // load from the narrower stores that built it, which the store buffer cannot forward (a stall per

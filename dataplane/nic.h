@@ -29,6 +29,7 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -115,6 +116,10 @@ struct NicConfig {
   uint32_t sack_resend_threshold = 0;
   Entropy entropy;
 };
+static_assert(offsetof(NicConfig, ack_every_packets) < 64 && offsetof(NicConfig, cnp_pacer) < 64 &&
+                  offsetof(NicConfig, ack_queue) < 64 && offsetof(NicConfig, cnp_queue) < 64,
+              "hot fields in the config's first line: the ACK and CNP queues beside what a data "
+              "packet's receipt reads anyway (ACK spacing, CNP pacing)");
 
 // Refuses bad parameters; the message names the field ("nic.retransmit_timeout: ...").
 StatusOr<NicConfig> CompileNicParams(const NicParams& params, Rate port_rate);
@@ -283,5 +288,8 @@ class Nic final : public PacketReceiver, public PacketSource, public EventHandle
   std::unique_ptr<OooReceiver> ooo_receiver_;
   std::unique_ptr<SelectiveSender> selective_;
 };
+static_assert(sizeof(Nic) == 584,
+              "a NIC is 584 bytes per host port, its rare state (drops, out-of-order mode) behind "
+              "pointers: the memory table of docs/performance.md counts it");
 
 }  // namespace fe::dp

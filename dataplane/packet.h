@@ -30,7 +30,21 @@ namespace fe::dp {
 struct PacketMeta {
   uint8_t int_stack[64];  // HPCC in-band telemetry collected along the path (int_stamp.h)
 };
-static_assert(sizeof(PacketMeta) == 64);
+static_assert(sizeof(PacketMeta) == 64,
+              "the private area is one line, HPCC runs only: a pool element is 320 bytes with it, "
+              "256 without");
+// What a hop reads and writes of an mbuf is in its first line; the second (`next`, `tx_offload`)
+// is never touched by a frame of the fabric (docs/architecture.md, "Packets").
+static_assert(sizeof(rte_mbuf) == 2 * RTE_CACHE_LINE_SIZE &&
+                  offsetof(rte_mbuf, next) >= RTE_CACHE_LINE_SIZE &&
+                  offsetof(rte_mbuf, tx_offload) >= RTE_CACHE_LINE_SIZE,
+              "an mbuf is two lines, its chain and offload fields in the second");
+static_assert(offsetof(rte_mbuf, hash) + sizeof(rte_mbuf::hash) <= RTE_CACHE_LINE_SIZE &&
+                  offsetof(rte_mbuf, pkt_len) + sizeof(rte_mbuf::pkt_len) <= RTE_CACHE_LINE_SIZE &&
+                  offsetof(rte_mbuf, buf_len) + sizeof(rte_mbuf::buf_len) <= RTE_CACHE_LINE_SIZE &&
+                  offsetof(rte_mbuf, pool) + sizeof(rte_mbuf::pool) <= RTE_CACHE_LINE_SIZE,
+              "hot fields in the mbuf's first line: the virtual length and INT flags (in `hash`), "
+              "the lengths, and the pool that a raw free returns it to");
 inline constexpr uint16_t kPacketPrivBytes = sizeof(PacketMeta);
 
 inline PacketMeta& Meta(rte_mbuf* m) { return *static_cast<PacketMeta*>(rte_mbuf_to_priv(m)); }

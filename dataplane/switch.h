@@ -10,6 +10,7 @@
 #include <rte_mempool.h>
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -163,6 +164,38 @@ class Switch final : public PacketReceiver, public DequeueObserver, public Event
   std::vector<std::unique_ptr<PortQueues>> queues_;  // by local port; null until first needed
   std::unique_ptr<LoadBalancer> lb_;                 // policies other than hash
   std::vector<uint8_t> pfc_off_;  // by local port: priorities whose pausing is off; empty: none
+
+  // The compiler's check of the layout above (docs/architecture.md, "Hot state first, a cache
+  // line per queue"); a member, so that it may name the private members. Never called.
+  static void CheckLayout();
 };
+
+// offsetof on a class with virtual functions is conditionally supported: GCC and Clang give the
+// offsets of the layout they use, which is what these rules are about.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+inline void Switch::CheckLayout() {
+  static_assert(offsetof(Switch, node_) < offsetof(Switch, config_) &&
+                    offsetof(Switch, sched_) < offsetof(Switch, config_),
+                "hot fields first: the routing scalars, then the compiled config");
+  static_assert(
+      offsetof(Switch, config_) + offsetof(SwitchConfig, dscp) + sizeof(cong::DscpMapConfig) <=
+          kReceiverHotBytes,
+      "hot fields in the first kReceiverHotBytes, which a port prefetches ahead of an "
+      "arrival: the routing scalars and the DSCP map");
+  static_assert(
+      offsetof(Switch, config_) + offsetof(SwitchConfig, wred) + sizeof(cong::WredConfig) <=
+          kReceiverHotBytes,
+      "hot fields in the first kReceiverHotBytes: WRED begins there (priority 0's entry; "
+      "PrefetchReceive fetches the arriving priority's)");
+  static_assert(offsetof(SwitchCounters, rx_packets) == 0 &&
+                    offsetof(SwitchCounters, forwarded_packets) == sizeof(uint64_t),
+                "the counters start with the per-packet counts, the line PrefetchReceive fetches");
+  static_assert(offsetof(Switch, counters_) < offsetof(Switch, mmu_) &&
+                    offsetof(Switch, mmu_) < offsetof(Switch, queues_),
+                "what every packet touches (config, counters, MMU) before what few do (per-queue "
+                "statistics, balancer, PFC switches)");
+}
+#pragma GCC diagnostic pop
 
 }  // namespace fe::dp

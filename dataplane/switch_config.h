@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -67,6 +68,12 @@ struct SwitchConfig {
   cong::EgressSchedulerConfig scheduler;
   cong::LbConfig lb;
 };
+static_assert(offsetof(SwitchConfig, decrement_ttl) == 0 &&
+                  offsetof(SwitchConfig, dscp) < offsetof(SwitchConfig, wred) &&
+                  offsetof(SwitchConfig, wred) < offsetof(SwitchConfig, buffer),
+              "hot fields first: the TTL switch next to the DSCP map, then WRED, then the rest");
+static_assert(sizeof(cong::DscpMapConfig) == cong::kNumDscp,
+              "the DSCP map is one byte per DSCP, one cache line");
 
 // Errors name the field, prefixed by the mechanism (e.g. "wred[3]: kmin_bytes ...").
 StatusOr<SwitchConfig> Compile(const SwitchParams& params, std::span<const PortLink> ports);

@@ -1,30 +1,48 @@
 #!/usr/bin/env bash
-# Builds Release and runs the benchmarks: the shipped benchmark scenarios under /usr/bin/time -v
-# (wall time, peak RSS, link packet-hops per wall second), then the Google Benchmark binary.
-# Prints every command it runs so the figures can be reproduced. See docs/performance.md.
+# Builds Release and runs the benchmarks: the shipped benchmark scenarios at each core count, N
+# times each, reporting start-up, whole-process wall time, peak RSS and packet-hops per second
+# (medians), then the Google Benchmark binary. Prints every command it runs so the figures can
+# be reproduced. See docs/performance.md.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 usage() {
   cat <<'TEXT'
-usage: scripts/bench.sh [--runs N] [--no-micro]
+usage: scripts/bench.sh [--runs N] [--cores-list "1 2"] [--no-build] [--binary FILE] [--no-micro]
 
-Installs what is missing, builds Release, runs the benchmark scenarios (bench_k8: 128 hosts,
-bench_k16: 1,024 hosts) N times each and prints, per run, the process's wall time, peak RSS
-and the event loop's packet-hops per wall second; then, per scenario, the best and the median
-of the N runs, and the cost of a hop at k = 16 against one at k = 8 (from the medians). On a
+Installs what is missing, builds Release, then runs the benchmark scenarios (bench_k8: 128
+hosts, bench_k16: 1,024 hosts) N times at each core count, the core counts alternating within
+each round, and prints per run and then per scenario and core count, as medians of the N runs:
+
+  start-up   wall time from the program's start to the first event (the run's own figure,
+             printed in its summary; the dynamic loader before it takes under a millisecond)
+  process    wall time of the whole process, from exec to exit (outputs written)
+  peak RSS   the process's maximum resident set (/usr/bin/time)
+  hops/s     the event loop's packet-hops per wall second (summary.json, packet_hops_per_wall_s)
+
+then, per scenario, each core count against the first (hops/s and process wall time, and
+whether flows.csv is the same), and the cost of a hop at k = 16 against one at k = 8. On a
 shared machine the runs of one binary can differ by 25% or more: compare medians of several
 runs, taken in the same hour.
 
-  --runs N     runs of each scenario (default 5, at least 1)
-  --no-micro   skip the Google Benchmark micro-benchmarks
-  -h, --help   this text
+  --runs N           runs of each scenario at each core count (default 5, at least 1)
+  --cores-list "L"   core counts to run, separated by spaces (default "1 2"); 1 runs with no
+                     option, N > 1 with `run --cores N`
+  --no-build         use build/fabric-emu as it is: no install, no build
+  --binary FILE      run FILE instead of build/fabric-emu (implies --no-build), e.g. to measure
+                     an earlier build: alternate the two in the same hour
+  --no-micro         skip the Google Benchmark micro-benchmarks (build/tests/bench/fabric_bench)
+  -h, --help         this text
 
-Outputs of the last run of each scenario: out/<scenario>/summary.json, flows.csv, time.txt.
+Outputs of the last run of each scenario and core count: out/<scenario>/cores<N>/summary.json,
+flows.csv, stdout.txt and time.txt.
 TEXT
 }
 
 runs=5
+cores_list="1 2"
+build=1
+binary=build/fabric-emu
 micro=1
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -34,6 +52,28 @@ while [[ $# -gt 0 ]]; do
         exit 2
       fi
       runs=$2
+      shift 2
+      ;;
+    --cores-list)
+      if [[ $# -lt 2 || ! "$2" =~ ^[[:space:]]*[1-9][0-9]*([[:space:]]+[1-9][0-9]*)*[[:space:]]*$ ]]; then
+        echo "bench: --cores-list needs core counts of at least 1, separated by spaces" \
+          "(got '${2:-}')" >&2
+        exit 2
+      fi
+      cores_list=$2
+      shift 2
+      ;;
+    --no-build)
+      build=0
+      shift
+      ;;
+    --binary)
+      if [[ $# -lt 2 || ! -x "$2" ]]; then
+        echo "bench: --binary needs an executable fabric-emu (got '${2:-}')" >&2
+        exit 2
+      fi
+      binary=$2
+      build=0
       shift 2
       ;;
     --no-micro)
@@ -50,6 +90,7 @@ while [[ $# -gt 0 ]]; do
       ;;
   esac
 done
+read -r -a cores_counts <<<"${cores_list}"
 
 scenarios=(bench_k8 bench_k16)
 
@@ -82,6 +123,17 @@ PY
   fi
 }
 
+# The median of the numbers given as arguments.
+median() {
+  printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 }
+    END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# The largest of the numbers given as arguments.
+largest() {
+  printf '%s\n' "$@" | sort -g | tail -n 1
+}
+
 for name in "${scenarios[@]}"; do
   if [[ ! -f "scenarios/${name}.textproto" ]]; then
     echo "bench: scenarios/${name}.textproto is missing" >&2
@@ -89,53 +141,116 @@ for name in "${scenarios[@]}"; do
   fi
 done
 
-scripts/install-deps.sh
-scripts/build.sh Release build
-
-medians=()
-for name in "${scenarios[@]}"; do
-  out_dir=out/${name}
-  mkdir -p "${out_dir}"
-  rates=()
-  rss_max_kib=0
-  for ((run = 1; run <= runs; run++)); do
-    command=(/usr/bin/time -v -o "${out_dir}/time.txt"
-      build/fabric-emu run "scenarios/${name}.textproto" --out "${out_dir}" --quiet)
-    echo "bench: ${command[*]}   (run ${run} of ${runs})"
-    "${command[@]}"
-
-    wall=$(sed -n 's/.*Elapsed (wall clock) time.*: //p' "${out_dir}/time.txt")
-    rss_kib=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "${out_dir}/time.txt")
-    hops=$(json_number "${out_dir}/summary.json" packet_hops)
-    run_s=$(json_number "${out_dir}/summary.json" wall_time_s)
-    rate=$(json_number "${out_dir}/summary.json" packet_hops_per_wall_s)
-    rates+=("${rate:-0}")
-    if ((rss_kib > rss_max_kib)); then rss_max_kib=${rss_kib}; fi
-    awk -v name="${name}" -v wall="${wall}" -v rss_kib="${rss_kib}" -v hops="${hops:-?}" \
-      -v run_s="${run_s:-?}" -v rate="${rate:-0}" 'BEGIN {
-        printf "bench: %s: process wall %s, peak RSS %.1f MiB, %s packet-hops in %s s of run",
-               name, wall, rss_kib / 1024, hops, run_s
-        if (rate + 0 > 0) printf ", %.2f M packet-hops/s, %.1f ns per hop", rate / 1e6, 1e9 / rate
-        printf "\n"
-      }'
-  done
-  sorted=$(printf '%s\n' "${rates[@]}" | sort -g)
-  median=$(awk '{ v[NR] = $1 }
-    END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }' <<<"${sorted}")
-  best=$(tail -n 1 <<<"${sorted}")
-  medians+=("${median}")
-  awk -v name="${name}" -v runs="${runs}" -v best="${best}" -v median="${median}" \
-    -v rss_kib="${rss_max_kib}" 'BEGIN {
-      printf "bench: %s over %d runs: packet-hops/s best %.2f M, median %.2f M; peak RSS %.1f MiB\n",
-             name, runs, best / 1e6, median / 1e6, rss_kib / 1024
-    }'
+if ((build == 1)); then
+  scripts/install-deps.sh
+  scripts/build.sh Release build
+fi
+help_text=$("${binary}" run --help 2>&1 || true; "${binary}" --help 2>&1 || true)
+for cores in "${cores_counts[@]}"; do
+  if ((cores > 1)) && [[ "${help_text}" != *--cores* ]]; then
+    echo "bench: ${binary} has no 'run --cores' option: use --cores-list 1" >&2
+    exit 2
+  fi
 done
 
-# The issue's scaling target: a hop at the largest size costs at most 1.5x a hop at the smallest.
-awk -v small="${medians[0]}" -v large="${medians[-1]}" \
-  -v names="${scenarios[-1]} vs ${scenarios[0]}" 'BEGIN {
+# Per scenario and core count ("<scenario> <cores>"): the figures of each run, space-separated.
+declare -A startup_ms process_s rss_kib rate
+# Wall time of the process, in seconds, to the microsecond (EPOCHREALTIME: no fork to read it).
+now_s() { echo "${EPOCHREALTIME}"; }
+
+for name in "${scenarios[@]}"; do
+  for ((run = 1; run <= runs; run++)); do
+    # The core counts alternate within a round, so that a slow stretch of a shared machine
+    # slows all of them alike rather than one.
+    for cores in "${cores_counts[@]}"; do
+      out_dir=out/${name}/cores${cores}
+      mkdir -p "${out_dir}"
+      cores_option=()
+      if ((cores > 1)); then cores_option=(--cores "${cores}"); fi
+      command=(/usr/bin/time -v -o "${out_dir}/time.txt"
+        "${binary}" run "scenarios/${name}.textproto" --out "${out_dir}" --quiet
+        "${cores_option[@]}")
+      echo "bench: ${command[*]}   (run ${run} of ${runs})"
+      start_s=$(now_s)
+      "${command[@]}" >"${out_dir}/stdout.txt"
+      end_s=$(now_s)
+
+      wall_s=$(awk -v a="${start_s}" -v b="${end_s}" 'BEGIN { printf "%.4f", b - a }')
+      rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "${out_dir}/time.txt")
+      startup=$(sed -n 's/^ *start-up *\([0-9.]*\) ms.*/\1/p' "${out_dir}/stdout.txt")
+      hops=$(json_number "${out_dir}/summary.json" packet_hops)
+      run_s=$(json_number "${out_dir}/summary.json" wall_time_s)
+      hops_rate=$(json_number "${out_dir}/summary.json" packet_hops_per_wall_s)
+      key="${name} ${cores}"
+      startup_ms[${key}]+="${startup:-0} "
+      process_s[${key}]+="${wall_s} "
+      rss_kib[${key}]+="${rss} "
+      rate[${key}]+="${hops_rate:-0} "
+      awk -v name="${name}" -v cores="${cores}" -v startup="${startup:-?}" -v wall="${wall_s}" \
+        -v rss_kib="${rss}" -v hops="${hops:-?}" -v run_s="${run_s:-?}" -v rate="${hops_rate:-0}" \
+        'BEGIN {
+          printf "bench: %s, %s core(s): start-up %s ms, process %.3f s, peak RSS %.1f MiB, " \
+                 "%s packet-hops in %s s of event loop", name, cores, startup, wall,
+                 rss_kib / 1024, hops, run_s
+          if (rate + 0 > 0) printf ", %.2f M packet-hops/s, %.1f ns per hop", rate / 1e6, 1e9 / rate
+          printf "\n"
+        }'
+    done
+  done
+done
+
+echo "bench: medians of ${runs} run(s) each"
+printf 'bench: %-9s %5s %14s %11s %15s %16s\n' scenario cores "start-up (ms)" "process (s)" \
+  "peak RSS (MiB)" "M packet-hops/s"
+declare -A median_rate median_process
+for name in "${scenarios[@]}"; do
+  for cores in "${cores_counts[@]}"; do
+    key="${name} ${cores}"
+    read -r -a values <<<"${rate[${key}]}"
+    median_rate[${key}]=$(median "${values[@]}")
+    best=$(largest "${values[@]}")
+    read -r -a values <<<"${process_s[${key}]}"
+    median_process[${key}]=$(median "${values[@]}")
+    read -r -a values <<<"${startup_ms[${key}]}"
+    startup=$(median "${values[@]}")
+    read -r -a values <<<"${rss_kib[${key}]}"
+    rss=$(median "${values[@]}")
+    awk -v name="${name}" -v cores="${cores}" -v startup="${startup}" \
+      -v wall="${median_process[${key}]}" -v rss="${rss}" -v rate="${median_rate[${key}]}" \
+      -v best="${best}" 'BEGIN {
+        printf "bench: %-9s %5s %14.1f %11.3f %15.1f %9.2f (best %.2f)\n", name, cores, startup,
+               wall, rss / 1024, rate / 1e6, best / 1e6
+      }'
+  done
+done
+
+# Each core count against the first: the speed-up, and whether the results stayed the same (a
+# run's results must not depend on its core count).
+first=${cores_counts[0]}
+for name in "${scenarios[@]}"; do
+  for cores in "${cores_counts[@]:1}"; do
+    same=differ
+    if cmp -s "out/${name}/cores${first}/flows.csv" "out/${name}/cores${cores}/flows.csv"; then
+      same="identical"
+    fi
+    awk -v name="${name}" -v cores="${cores}" -v first="${first}" -v same="${same}" \
+      -v rate="${median_rate[${name} ${cores}]}" -v rate1="${median_rate[${name} ${first}]}" \
+      -v wall="${median_process[${name} ${cores}]}" \
+      -v wall1="${median_process[${name} ${first}]}" 'BEGIN {
+        if (rate1 + 0 > 0 && wall + 0 > 0)
+          printf "bench: %s, %s cores against %s (medians): %.2fx the packet-hops/s, " \
+                 "%.2fx faster whole process; flows.csv %s\n",
+                 name, cores, first, rate / rate1, wall1 / wall, same
+      }'
+  done
+done
+
+# The cost of a hop at the largest size against one at the smallest, at the first core count.
+awk -v small="${median_rate[${scenarios[0]} ${first}]}" \
+  -v large="${median_rate[${scenarios[-1]} ${first}]}" \
+  -v names="${scenarios[-1]} vs ${scenarios[0]}" -v first="${first}" 'BEGIN {
     if (small + 0 > 0 && large + 0 > 0)
-      printf "bench: cost per hop (medians), %s: %.2fx\n", names, small / large
+      printf "bench: cost per hop (medians, %s core(s)), %s: %.2fx\n", first, names, small / large
   }'
 
 bench_binary=build/tests/bench/fabric_bench
