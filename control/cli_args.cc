@@ -31,7 +31,8 @@ enum class Option {
   kEvents,
   kReport,
   kSet,
-  kJobs
+  kJobs,
+  kCores
 };
 
 struct OptionSpec {
@@ -56,6 +57,7 @@ constexpr OptionSpec kRunOptions[] = {
     {"--events", Option::kEvents, true},
     {"--report", Option::kReport, false},
     {"--set", Option::kSet, true},
+    {"--cores", Option::kCores, true},
 };
 constexpr OptionSpec kServeOptions[] = {
     {"--out", Option::kOut, true},
@@ -245,6 +247,18 @@ Status ApplyOption(Command command, const OptionSpec& spec, std::string_view val
     case Option::kSet:  // parsed by control/sweep/, which knows the scenario's fields
       args->set.emplace_back(value);
       return Status::Ok();
+    case Option::kCores: {
+      uint32_t cores = 0;
+      const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), cores);
+      if (value.empty() || ec != std::errc() || end != value.data() + value.size() || cores < 1 ||
+          cores > MachineCores()) {
+        return UsageError(command, flag + " takes a whole number from 1 to " +
+                                       std::to_string(MachineCores()) +
+                                       ", the machine's cores, got " + quoted);
+      }
+      args->cores = cores;
+      return Status::Ok();
+    }
     case Option::kJobs: {
       int jobs = 0;
       const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), jobs);
@@ -382,6 +396,7 @@ std::string OutputDir(const CliArgs& args, const fabric_emu::Scenario& scenario)
 void ApplyCliOverrides(const CliArgs& args, fabric_emu::Scenario* scenario) {
   if (args.seed) scenario->mutable_run()->set_seed(*args.seed);
   if (args.quiet) scenario->mutable_run()->set_progress(false);
+  if (args.cores) scenario->mutable_run()->set_cores(*args.cores);
   if (args.eal_args) scenario->mutable_realtime()->set_eal_args(*args.eal_args);
   if (args.duration_s) scenario->mutable_run()->set_stop_ns(*args.duration_s * 1e9);
 }

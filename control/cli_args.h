@@ -52,7 +52,8 @@ struct CliArgs {
   std::string events_file;
   // run: --set PATH=VALUE; sweep: --set PATH=V1,V2,...; in the order given (control/sweep/).
   std::vector<std::string> set;
-  std::optional<int> jobs;  // sweep: --jobs, points run at once
+  std::optional<int> jobs;        // sweep: --jobs, points run at once
+  std::optional<uint32_t> cores;  // run: --cores, replaces run.cores
 };
 
 // Parses argv (argv[0] is the program). An error says what is wrong and which help to read;
@@ -67,7 +68,8 @@ std::string VersionText();
 std::string OutputDir(const CliArgs& args, const fabric_emu::Scenario& scenario);
 
 // Writes the options that replace scenario fields into the (already validated) scenario:
-// --seed -> run.seed, --quiet -> run.progress = false, --eal -> realtime.eal_args,
+// --seed -> run.seed, --quiet -> run.progress = false, --cores -> run.cores, --eal ->
+// realtime.eal_args,
 // --duration-s -> run.stop_ns (in real time, emulated time runs with the wall clock).
 void ApplyCliOverrides(const CliArgs& args, fabric_emu::Scenario* scenario);
 

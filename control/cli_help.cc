@@ -78,7 +78,7 @@ constexpr std::string_view kOverviewHelp =
 
 constexpr std::string_view kRunHelp =
     "Usage: fabric-emu run SCENARIO.textproto [--out DIR] [--seed N] [--quiet] [--events FILE]\n"
-    "                      [--report] [--set PATH=VALUE] [--realtime]\n"
+    "                      [--report] [--set PATH=VALUE] [--cores N] [--realtime]\n"
     "                      [--api HOST:PORT [--pace X] ...]\n"
     "\n"
     "Emulates SCENARIO in software mode: virtual time, no NIC, no hugepages, no DPDK arguments.\n"
@@ -115,6 +115,8 @@ constexpr std::string_view kRunHelp =
     "  --set PATH=VALUE  replaces one scenario field, e.g. topology.fat_tree.link_rate_gbps=400,\n"
     "              traffic[0].permutation.message_bytes=1e6, nic.cc={dcqcn {}}; repeatable.\n"
     "              The scenario is validated again with the values in (docs/sweep.md)\n"
+    "  --cores N   replaces run.cores: runs on N threads (1 to the machine's cores), with the\n"
+    "              same outputs to the byte as one (docs/multicore.md)\n"
     "  --realtime  real-time mode, the same as `fabric-emu serve` (see serve --help), which\n"
     "              also takes --eal \"ARGS\" and --duration-s S\n"
     "  -h, --help  this text\n"

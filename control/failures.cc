@@ -258,9 +258,14 @@ void FailureInjector::OnLinkLoss(uint32_t link, dp::DropReason reason, const rte
   dp::HeaderView h;
   const bool roce = dp::ParseAnyHeaders(m, &h) == dp::ParseError::kNone && h.is_roce &&
                     h.dest_qp >= dp::kFirstQpn;
+  const uint32_t qp_plus_1 = roce ? h.dest_qp - dp::kFirstQpn + 1 : 0;
+  sched_->Serial(&loss_count_, (uint64_t{link} << 32) | qp_plus_1);
+}
+
+void FailureInjector::CountLoss(uint32_t link, uint32_t qp_plus_1) {
   for (const Holder& holder : holders_[link]) {
     ++events_[holder.change].frames_lost;
-    if (roce) affected_[holder.change].insert(h.dest_qp - dp::kFirstQpn);
+    if (qp_plus_1 != 0) affected_[holder.change].insert(qp_plus_1 - 1);
   }
 }
 

@@ -106,6 +106,20 @@ class FailureInjector final : public EventHandler, public dp::LinkLossObserver {
   FailureInjector(ResolvedFailures resolved, dp::Fabric* fabric, Scheduler* sched);
   void Apply(uint32_t change);
   void Reconverge(uint32_t change);
+  // Counts a frame lost on `link` to the changes holding it down; qp_plus_1: the message's
+  // (BTH destination QP less the first) + 1, or 0 for a frame of no message.
+  void CountLoss(uint32_t link, uint32_t qp_plus_1);
+  // Runs CountLoss as a Scheduler::Serial call: losses happen on every node, the counts are one.
+  class LossCount final : public EventHandler {
+   public:
+    explicit LossCount(FailureInjector* f) : f_(f) {}
+    void OnEvent(uint64_t arg) override {
+      f_->CountLoss(static_cast<uint32_t>(arg >> 32), static_cast<uint32_t>(arg));
+    }
+
+   private:
+    FailureInjector* f_;
+  };
 
   ResolvedFailures resolved_;
   dp::Fabric* fabric_;
@@ -120,6 +134,7 @@ class FailureInjector final : public EventHandler, public dp::LinkLossObserver {
   };
   std::vector<std::vector<Holder>> holders_;
   bool routes_stale_ = false;  // a link changed since the routes were last built
+  LossCount loss_count_{this};
 };
 
 }  // namespace fe::control

@@ -2,7 +2,9 @@
 // depend on: the topology first, since hosts, switches and links come from the graph it builds.
 #include "control/scenario_validator.h"
 
+#include <algorithm>
 #include <cmath>
+#include <thread>
 
 #include "control/commands/validate_command.h"
 #include "control/validation.h"
@@ -51,9 +53,13 @@ void CheckRun(Validation& v) {
                         run.queue_sample_interval_ns());
   v.Duration(s, fabric_emu::Run::kNoProgressTimeoutNsFieldNumber, run.no_progress_timeout_ns(),
              false);
+  v.out.InRange<uint32_t>(s, fabric_emu::Run::kCoresFieldNumber, run.cores(), 1, MachineCores(),
+                          "the machine's cores");
 }
 
 }  // namespace
+
+uint32_t MachineCores() { return std::max(1u, std::thread::hardware_concurrency()); }
 
 std::vector<std::string> ValidateScenario(const Scenario& scenario,
                                           const pb::TextFormat::ParseInfoTree& locations,

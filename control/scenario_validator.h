@@ -4,6 +4,7 @@
 
 #include <google/protobuf/text_format.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,10 @@ namespace fe::control {
 // The latest time a scenario may name, in ns. Time is kept in 64-bit picoseconds, which end at
 // 9.2e15 ns: a time field stays well below, so that sums of times cannot overflow.
 inline constexpr double kMaxScenarioTimeNs = 1e15;
+
+// The cores a run may use (run.cores, --cores): std::thread::hardware_concurrency, 1 where
+// unknown.
+uint32_t MachineCores();
 
 // Every rule `scenario` breaks, as "FILE:LINE: field.path: message" (FILE is `display_name`,
 // LINE 1-based, taken from `locations`), sorted by line. Empty when the scenario is valid.

@@ -3,12 +3,18 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <iostream>
 #include <optional>
+#include <string>
+#include <vector>
+
+#include <rte_lcore.h>
 
 #include "control/capture.h"
 #include "control/message_counts.h"
 #include "control/process_clock.h"
 #include "control/progress_watch.h"
+#include "topology/partition.h"
 
 namespace fe::control {
 
@@ -26,6 +32,34 @@ void PrintProgress(std::ostream& out, const Emulation& e, uint64_t events, doubl
                 static_cast<unsigned long long>(CountMessages(e.fabric->messages()).completed),
                 e.fabric->messages().size(), static_cast<double>(events) / wall_s * 1e-6);
   out << line << std::flush;
+}
+
+// The lanes the run's windows go on: run.cores, or one where something shared by every node must
+// see the run's events as they happen (why says what, for the user).
+uint32_t LanesFor(const fabric_emu::Scenario& scenario, const Emulation& e, bool capture,
+                  std::string* why) {
+  const uint32_t cores = scenario.run().cores();
+  if (cores <= 1) return 1;
+  if (e.fabric->lookahead() == Time::Zero()) {
+    *why = "a link without delay leaves no window to share";
+  } else if (capture) {
+    *why = "the capture takes frames in the order they are handled";
+  } else if (e.release != nullptr && e.release->releases_within_lookahead()) {
+    *why = "a message starts less than a link delay after a delivery at its own sender";
+  } else {
+    return cores;
+  }
+  return 1;
+}
+
+void EnableCores(uint32_t lanes, Emulation* e) {
+  const std::vector<uint32_t> part = topo::PartitionNodes(e->graph, lanes);
+  std::vector<uint32_t> lane_of_domain(e->fabric->num_domains(), 0);
+  for (topo::NodeId n = 0; n < part.size(); ++n) {
+    lane_of_domain[dp::Fabric::domain_of(n)] = part[n];
+  }
+  // A registered thread has an lcore id, hence its own cache of the packet pool.
+  e->sched.EnableCores(lanes, std::move(lane_of_domain), [] { rte_thread_register(); });
 }
 
 }  // namespace
@@ -61,6 +95,13 @@ StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
       AttachCapture(scenario, options.out_dir, &e);
   if (!capture.ok()) return capture.status();
   e.sched.EnableWindows(e.fabric->lookahead(), e.fabric->num_domains());
+  std::string one_core_why;
+  if (const uint32_t lanes = LanesFor(scenario, e, *capture != nullptr, &one_core_why); lanes > 1) {
+    EnableCores(lanes, &e);
+  } else if (!one_core_why.empty() && scenario.run().progress()) {
+    std::cerr << "fabric-emu: note: running on one core (run.cores " << scenario.run().cores()
+              << "): " << one_core_why << "; the results are the same\n";
+  }
   // A window runs node after node: frames reach the capture out of time order within a window,
   // and are written in order at the end of each slice (whole windows) of the run.
   if (*capture != nullptr) (*capture)->HoldUntilFlush();

@@ -3,11 +3,27 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
+
+#include "core/lane_workers.h"
 
 namespace fe {
 
 namespace {
 constexpr uint32_t kNoRank = UINT32_MAX;
+}
+
+Scheduler::Scheduler() = default;
+Scheduler::~Scheduler() = default;
+
+void Scheduler::EnableCores(uint32_t lanes, std::vector<uint32_t> lane_of_domain,
+                            const std::function<void()>& on_thread_start) {
+  workers_.reset();
+  lanes_.clear();
+  lane_of_domain_ = std::move(lane_of_domain);
+  if (lanes <= 1) return;
+  lanes_.resize(lanes);
+  workers_ = std::make_unique<LaneWorkers>(lanes, on_thread_start);
 }
 
 void Scheduler::EnableWindows(Time lookahead, uint32_t domains) {
@@ -27,13 +43,17 @@ void Scheduler::EnableWindows(Time lookahead, uint32_t domains) {
 }
 
 void Scheduler::LookaheadViolated(const Event& e) const {
+  Violated(running_domain_, e, Now(), lookahead_);
+}
+
+void Scheduler::Violated(uint32_t running_domain, const Event& e, Time now, Time lookahead) {
   // The model broke its promise (a link shorter than the lookahead): running on would silently
   // reorder cause and effect.
   std::fprintf(stderr,
                "fabric-emu: internal error: domain %u scheduled an event of domain %u %lld ps "
                "ahead, inside the %lld ps lookahead\n",
-               running_domain_, DomainOf(e), static_cast<long long>((e.at - Now()).ps()),
-               static_cast<long long>(lookahead_.ps()));
+               running_domain, DomainOf(e), static_cast<long long>((e.at - now).ps()),
+               static_cast<long long>(lookahead.ps()));
   std::abort();
 }
 
@@ -154,7 +174,38 @@ void Scheduler::GroupByDomain() {
   }
 }
 
+template <typename RunFn>
+[[gnu::always_inline]] inline uint64_t Scheduler::RunDomain(const Event* next,
+                                                            const Event* const last,
+                                                            SortedEvents* local, Time* latest,
+                                                            RunFn&& run) {
+  uint64_t n = 0;
+  for (;;) {
+    if (!local->empty() && (next == last || local->top().Before(*next))) {
+      const Event e = local->Pop();
+      if (e.at > *latest) *latest = e.at;
+      run(e);
+      ++n;
+      continue;
+    }
+    if (next == last) break;
+    // The window's events are known in order: warm the ones a few places on, across domains
+    // (the sentinels past the last make every place valid). Stage 0 only: what stage 1 warms
+    // (the receiving node's output port, queue and counters) is already in cache when a node's
+    // events run together, and its parse and route would be done twice (k = 8 and 16: 2 to 5%
+    // faster without; +15% CPU at k = 16 even with the route kept for the receive).
+    WarmAhead(next + 3 * kPrefetchDistance, next + 2 * kPrefetchDistance);
+    // ordered_ does not change while the window runs: the event can be run where it is.
+    const Event& e = *next++;
+    if (e.at > *latest) *latest = e.at;
+    run(e);
+    ++n;
+  }
+  return n;
+}
+
 uint64_t Scheduler::RunWindow(Time end) {
+  if (!lanes_.empty()) return RunWindowOnLanes(end);
   taken_.clear();
   queue_.TakeBefore(end, &taken_);
   GroupByDomain();
@@ -164,31 +215,85 @@ uint64_t Scheduler::RunWindow(Time end) {
   uint64_t n = 0;
   for (const Span& s : spans_) {
     running_domain_ = DomainOf(ordered_[s.begin]);
-    const Event* next = ordered_.data() + s.begin;
-    const Event* const last = ordered_.data() + s.end;
-    for (;;) {
-      if (!local_.empty() && (next == last || local_.top().Before(*next))) {
-        const Event e = local_.Pop();
-        if (e.at > latest) latest = e.at;
-        Run(e);
-        ++n;
+    n += RunDomain(ordered_.data() + s.begin, ordered_.data() + s.end, &local_, &latest,
+                   [this](const Event& e) { Run(e); });
+  }
+  in_window_ = false;
+  clock_.AdvanceTo(latest);
+  return n;
+}
+
+void Scheduler::RunLane(Lane* lane) {
+  t_lane_ = lane;
+  for (const uint32_t rank : lane->ranks) {
+    const Span& s = spans_[rank];
+    outbox_of_rank_[rank].begin = static_cast<uint32_t>(lane->outbox.size());
+    lane->running_domain = DomainOf(ordered_[s.begin]);
+    lane->events_run += RunDomain(ordered_.data() + s.begin, ordered_.data() + s.end, &lane->local,
+                                  &lane->latest, [lane](const Event& e) {
+                                    lane->now = e.at;
+                                    e.handler->OnEvent(e.arg);
+                                  });
+    outbox_of_rank_[rank].end = static_cast<uint32_t>(lane->outbox.size());
+  }
+  t_lane_ = nullptr;
+}
+
+uint64_t Scheduler::RunWindowOnLanes(Time end) {
+  taken_.clear();
+  queue_.TakeBefore(end, &taken_);
+  GroupByDomain();
+  for (Lane& lane : lanes_) {
+    lane.now = lane.latest = clock_.Now();
+    lane.window_end = end;
+    lane.lookahead = lookahead_;
+    // Above every sequence number given out: the window's own events come after what was
+    // pushed before, and among themselves in their push order, as with one core.
+    lane.next_local_seq = next_seq_;
+    lane.events_run = 0;
+    lane.outbox.clear();
+    lane.ranks.clear();
+  }
+  outbox_of_rank_.resize(spans_.size());
+  for (uint32_t rank = 0; rank < spans_.size(); ++rank) {
+    lanes_[lane_of_domain_[DomainOf(ordered_[spans_[rank].begin])]].ranks.push_back(rank);
+  }
+  workers_->Run([this](uint32_t lane) { RunLane(&lanes_[lane]); });
+
+  // What the domains handed on, in one core's order: a later push to the same domain at the
+  // same time then still runs after an earlier one. A Serial call runs where it was made, at its
+  // time; anything it schedules inside the window would be out of order (checked as one core
+  // checks a domain's push to another).
+  in_window_ = true;
+  window_end_ = end;
+  running_domain_ = kMaxDomains;
+  Time latest = clock_.Now();
+  uint64_t n = 0;
+  for (const Lane& lane : lanes_) {
+    n += lane.events_run;
+    if (lane.latest > latest) latest = lane.latest;
+  }
+  for (uint32_t rank = 0; rank < spans_.size(); ++rank) {
+    const Lane& lane = lanes_[lane_of_domain_[DomainOf(ordered_[spans_[rank].begin])]];
+    const OutboxRange r = outbox_of_rank_[rank];
+    for (uint32_t i = r.begin; i < r.end; ++i) {
+      Event e = lane.outbox[i];
+      if (e.seq == kSerialSeq) {
+        clock_.AdvanceTo(e.at);
+        e.handler->OnEvent(e.arg);
         continue;
       }
-      if (next == last) break;
-      // The window's events are known in order: warm the ones a few places on, across domains
-      // (the sentinels past the last make every place valid). Stage 0 only: what stage 1 warms
-      // (the receiving node's output port, queue and counters) is already in cache when a node's
-      // events run together, and its parse and route would be done twice (k = 8 and 16: 2 to 5%
-      // faster without; +15% CPU at k = 16 even with the route kept for the receive).
-      WarmAhead(next + 3 * kPrefetchDistance, next + 2 * kPrefetchDistance);
-      // ordered_ does not change while the window runs: the event can be run where it is.
-      const Event& e = *next++;
-      if (e.at > latest) latest = e.at;
-      Run(e);
-      ++n;
+      const auto domain = static_cast<uint32_t>(e.seq);
+      e.seq = (next_seq_++ << kDomainBits) | domain;
+      if (domain == 0) {
+        global_.Push(e);
+      } else {
+        queue_.Push(e);
+      }
     }
   }
   in_window_ = false;
+  events_run_ += n;
   clock_.AdvanceTo(latest);
   return n;
 }

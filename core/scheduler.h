@@ -11,10 +11,20 @@
 // caches. Events of domain 0 (samplers, tests' probes) see the whole model at one instant: no
 // window spans one, and at equal times they run first. Within a domain events keep (time,
 // insertion order); across domains the order is fixed by the run, so a run stays deterministic.
+//
+// Cores. EnableCores spreads each window's domains over several threads (lanes). What a domain
+// does in a window is then the same whichever lane runs it and whenever; only what it hands on
+// (events for later windows, Serial calls) could follow thread timing, and that is held in the
+// domain's outbox until the window ends, then pushed and run in the order one core would have
+// produced it: domains in the order the window runs them, each in its own order. Ties between
+// events are broken by their push order, so the run's results are the same for every number of
+// lanes (docs/multicore.md).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -23,6 +33,8 @@
 #include "core/units.h"
 
 namespace fe {
+
+class LaneWorkers;
 
 class EventHandler {
  public:
@@ -50,12 +62,17 @@ class Scheduler {
   // Domains are numbered below this.
   static constexpr uint32_t kMaxDomains = 1u << 24;
 
-  Scheduler() = default;
+  Scheduler();
+  ~Scheduler();
   Scheduler(const Scheduler&) = delete;
   Scheduler& operator=(const Scheduler&) = delete;
 
   const Clock& clock() const { return clock_; }
-  Time Now() const { return clock_.Now(); }
+  // The running event's time (on a lane, the lane's: each runs its own domains' time).
+  Time Now() const {
+    const Lane* lane = t_lane_;
+    return lane != nullptr ? lane->now : clock_.Now();
+  }
 
   // Schedules handler->OnEvent(arg) at time `at` (clamped to now: the past cannot be changed),
   // in the handler's domain.
@@ -69,6 +86,10 @@ class Scheduler {
   // the calendar's append: as a call, its register saves were a third of its instructions.
   [[gnu::always_inline]] void AtIn(uint32_t domain, Time at, EventHandler* handler,
                                    uint64_t arg = 0) {
+    if (Lane* lane = t_lane_) [[unlikely]] {
+      lane->Push(domain, at, handler, arg);
+      return;
+    }
     if (at < clock_.Now()) at = clock_.Now();
     // The domain rides in the low bits of the sequence number: it keeps the event 32 bytes and
     // leaves the insertion order, in the high bits, deciding ties.
@@ -82,12 +103,32 @@ class Scheduler {
   void After(Time delay, EventHandler* handler, uint64_t arg = 0) {
     At(Now() + delay, handler, arg);
   }
+  // Runs handler->OnEvent(arg) for a running event whose effect reaches beyond its domain's state
+  // (an observer shared by every node): at once, or on several lanes at the window's end, in the
+  // order one core would have run it, with Now() the calling event's time. Whatever it schedules
+  // must then be due at or after the window's end.
+  // Whether the calling thread runs a lane's share of a window (Serial calls are then deferred).
+  static bool on_lane() { return t_lane_ != nullptr; }
+  void Serial(EventHandler* handler, uint64_t arg) {
+    if (Lane* lane = t_lane_) [[unlikely]] {
+      lane->outbox.push_back(Event{lane->now, kSerialSeq, handler, arg});
+      return;
+    }
+    handler->OnEvent(arg);
+  }
 
   // Software mode: from now on RunUntil runs windows of at most `lookahead` (Zero: one event at
   // a time, in a single order). The model must guarantee that no event of one domain schedules
   // an event of another less than `lookahead` ahead, and `domains` must exceed every domain in
   // use. Real-time mode never enables it: its events run as the TSC reaches them.
   void EnableWindows(Time lookahead, uint32_t domains);
+  // Software mode with windows: runs each window's domains on `lanes` threads, domain d on lane
+  // lane_of_domain[d] (domain 0's events never run in a window; every domain in use must have an
+  // entry below `lanes`). Each new thread first runs on_thread_start. Without windows (a zero
+  // lookahead) events run one at a time on the caller as before. Results do not depend on
+  // `lanes` or the assignment: only the speed does.
+  void EnableCores(uint32_t lanes, std::vector<uint32_t> lane_of_domain,
+                   const std::function<void()>& on_thread_start = {});
 
   bool empty() const { return queue_.empty() && global_.empty(); }
   size_t pending() const { return queue_.size() + global_.size(); }
@@ -132,6 +173,9 @@ class Scheduler {
 
  private:
   static constexpr int kDomainBits = 24;
+  // An outbox entry that is a Serial call, not an event (pushed events hold only their domain
+  // there until the window's end gives them their place).
+  static constexpr uint64_t kSerialSeq = UINT64_MAX;
   // How far ahead the scheduler warms events: their handler objects at three times the
   // distance, then what each handler asks for at stage 0 and (one event at a time) 1.
   static constexpr size_t kPrefetchDistance = 4;
@@ -168,6 +212,8 @@ class Scheduler {
     }
   }
   [[noreturn]] void LookaheadViolated(const Event& e) const;
+  [[noreturn]] static void Violated(uint32_t running_domain, const Event& e, Time now,
+                                    Time lookahead);
   // Runs every domain event before `end`, a domain at a time; returns how many ran.
   uint64_t RunWindow(Time end);
   // Orders taken_ by domain (in the order domains first appear, each keeping time order)
@@ -222,6 +268,52 @@ class Scheduler {
     size_t head_ = 0;
   };
   SortedEvents local_;
+  // Runs one domain's events of the window: [next, last) from the queue, merged with those it
+  // pushes for the window into *local; run(e) runs one. Returns how many ran.
+  template <typename RunFn>
+  static uint64_t RunDomain(const Event* next, const Event* last, SortedEvents* local, Time* latest,
+                            RunFn&& run);
+
+  // A thread's share of a multi-core window: the domains it runs, their clock and their events.
+  struct Lane {
+    Time now;
+    Time window_end;
+    Time latest;  // the latest event it ran
+    Time lookahead;
+    uint32_t running_domain = 0;
+    uint64_t next_local_seq = 0;
+    uint64_t events_run = 0;
+    SortedEvents local;
+    // Pushed for after the window (domain in seq) and Serial calls, in the order made.
+    std::vector<Event> outbox;
+    std::vector<uint32_t> ranks;  // the window's domains it runs, by their index in spans_
+    [[gnu::always_inline]] void Push(uint32_t domain, Time at, EventHandler* handler,
+                                     uint64_t arg) {
+      if (at < now) at = now;
+      if (at < window_end) {
+        const Event e{at, (next_local_seq++ << kDomainBits) | domain, handler, arg};
+        if (domain != running_domain) [[unlikely]] {
+          Violated(running_domain, e, now, lookahead);
+        }
+        local.Push(e);
+      } else {
+        outbox.push_back(Event{at, domain, handler, arg});
+      }
+    }
+  };
+  // The lane the calling thread runs, while it runs one (null otherwise, and always with one core).
+  static constinit inline thread_local Lane* t_lane_ = nullptr;
+  // Runs the window's domains on the lanes, then hands on what they pushed in one core's order.
+  uint64_t RunWindowOnLanes(Time end);
+  void RunLane(Lane* lane);
+  std::vector<Lane> lanes_;
+  std::vector<uint32_t> lane_of_domain_;
+  std::unique_ptr<LaneWorkers> workers_;
+  struct OutboxRange {
+    uint32_t begin;
+    uint32_t end;
+  };
+  std::vector<OutboxRange> outbox_of_rank_;  // by index in spans_: its part of its lane's outbox
   // Past a window's last event, sentinels whose handler does nothing, so that the run can warm
   // the events kWarmAheadSlots places on without testing where the window ends.
   static constexpr size_t kWarmAheadSlots = 3 * kPrefetchDistance;

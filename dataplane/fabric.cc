@@ -17,7 +17,7 @@
 namespace fe::dp {
 
 namespace {
-uint32_t DomainOf(topo::NodeId n) { return static_cast<uint32_t>(n) + 1; }
+uint32_t DomainOf(topo::NodeId n) { return Fabric::domain_of(n); }
 }  // namespace
 
 Time PathBaseRtt(const topo::Graph& graph, const topo::RouteTable& routes, uint32_t src_host,

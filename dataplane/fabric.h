@@ -164,6 +164,9 @@ class Fabric final : public Reachability {
   // only over links, so the shortest link delay is how far apart in time they can run
   // (Scheduler::EnableWindows). Zero when some link has no delay.
   uint32_t num_domains() const { return static_cast<uint32_t>(graph_.nodes().size()) + 1; }
+  // The scheduler domain of node n's elements.
+  static uint32_t domain_of(topo::NodeId n) { return static_cast<uint32_t>(n) + 1; }
+  Scheduler* scheduler() const { return sched_; }
   Time lookahead() const;
 
  private:

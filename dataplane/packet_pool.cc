@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <mutex>
 
 #include "dataplane/packet.h"
 
@@ -94,6 +95,10 @@ bool GrowPacketPool(rte_mempool* mp) {
 }
 
 rte_mbuf* AllocPacketAfterGrowing(rte_mempool* mp) {
+  // Lanes of a multi-core run allocate at once; populating a pool is not thread-safe.
+  static std::mutex growing;
+  const std::lock_guard<std::mutex> lock(growing);
+  if (rte_mbuf* m = rte_mbuf_raw_alloc(mp)) return m;  // another lane grew it meanwhile
   while (GrowPacketPool(mp)) {
     if (rte_mbuf* m = rte_mbuf_raw_alloc(mp)) return m;
   }

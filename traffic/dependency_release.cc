@@ -38,6 +38,7 @@ StatusOr<std::unique_ptr<DependencyRelease>> DependencyRelease::Create(const Wor
       // Delivered where i is sent from, the notice is local; anywhere else it crosses a link.
       const bool local = w.flows[d].dst_host == w.flows[i].src_host;
       r->edges_[fill[d]++] = Edge{i, local ? w.delay[i] : std::max(w.delay[i], lookahead)};
+      if (local && w.delay[i] < lookahead) r->within_lookahead_ = true;
     }
   }
   r->dead_.assign(n, 0);
@@ -49,6 +50,32 @@ StatusOr<std::unique_ptr<DependencyRelease>> DependencyRelease::Create(const Wor
 DependencyRelease::~DependencyRelease() { fabric_->SetMessageObserver(nullptr); }
 
 void DependencyRelease::OnDelivered(uint32_t id, Time at) {
+  // On a lane the report comes as it happens: `at` is the lane's now when the call runs.
+  if (fabric_->scheduler()->on_lane()) {
+    fabric_->scheduler()->Serial(&notices_, uint64_t{id} << 1);
+  } else {
+    Delivered(id, at);
+  }
+}
+
+void DependencyRelease::OnGivenUp(uint32_t id) {
+  if (fabric_->scheduler()->on_lane()) {
+    fabric_->scheduler()->Serial(&notices_, (uint64_t{id} << 1) | 1);
+  } else {
+    GivenUp(id);
+  }
+}
+
+void DependencyRelease::Notices::OnEvent(uint64_t arg) {
+  const auto id = static_cast<uint32_t>(arg >> 1);
+  if ((arg & 1) != 0) {
+    r_->GivenUp(id);
+  } else {
+    r_->Delivered(id, r_->fabric_->scheduler()->Now());
+  }
+}
+
+void DependencyRelease::Delivered(uint32_t id, Time at) {
   uint8_t& fate = fate_[id];
   if (fate & kDelivered) return;
   if (fate & kGivenUp) {
@@ -65,7 +92,7 @@ void DependencyRelease::OnDelivered(uint32_t id, Time at) {
   }
 }
 
-void DependencyRelease::OnGivenUp(uint32_t id) {
+void DependencyRelease::GivenUp(uint32_t id) {
   uint8_t& fate = fate_[id];
   if (fate != 0) return;  // delivered already (only the ACK was missing), or given up before
   fate = kGivenUp;

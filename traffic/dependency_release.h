@@ -11,6 +11,11 @@
 // ready time per message, over dependants in compressed rows built once. Nothing is allocated
 // per message while the run goes on.
 //
+// Cores: a delivery's effects reach other nodes' messages, so they run as a Scheduler::Serial
+// call (at the window's end with several cores, in one core's order). A dependant started within
+// the lookahead of a delivery at its own sender could land inside the window being run: a
+// workload with such an edge runs on one core (releases_within_lookahead).
+//
 // Failures: a message given up before its delivery never releases its dependants, and they in
 // turn never release theirs. They are marked cancelled in the fabric (finished: a run does not
 // wait for them) and report no start. Should the given-up message's last bytes still arrive (they
@@ -45,6 +50,9 @@ class DependencyRelease final : public dp::MessageObserver {
 
   // Messages started by a release so far.
   uint64_t releases() const { return releases_; }
+  // Some delivery can start a dependant less than the fabric's lookahead later (at the host that
+  // sends it): the release must then run with the delivery, not at its window's end.
+  bool releases_within_lookahead() const { return within_lookahead_; }
 
  private:
   struct Edge {
@@ -53,7 +61,18 @@ class DependencyRelease final : public dp::MessageObserver {
   };
   enum Fate : uint8_t { kDelivered = 1, kGivenUp = 2 };
 
-  explicit DependencyRelease(dp::Fabric* fabric) : fabric_(fabric) {}
+  explicit DependencyRelease(dp::Fabric* fabric) : fabric_(fabric), notices_(this) {}
+  void Delivered(uint32_t id, Time at);
+  void GivenUp(uint32_t id);
+  // Runs the fabric's reports as Serial calls: arg is a message id, its low bit set if given up.
+  class Notices final : public EventHandler {
+   public:
+    explicit Notices(DependencyRelease* r) : r_(r) {}
+    void OnEvent(uint64_t arg) override;
+
+   private:
+    DependencyRelease* r_;
+  };
   // A dependency of `id` will not be delivered (given up, or it will never start itself).
   void Block(uint32_t id);
   // One such dependency was delivered after all.
@@ -71,6 +90,8 @@ class DependencyRelease final : public dp::MessageObserver {
   std::vector<uint8_t> fate_;    // by message: Fate bits
   std::vector<uint32_t> stack_;  // Block's and Unblock's work list, kept between calls
   uint64_t releases_ = 0;
+  bool within_lookahead_ = false;
+  Notices notices_;
 };
 
 }  // namespace fe

@@ -1,5 +1,5 @@
 // scenario.textproto: the scenario exactly as it ran (command-line options such as --seed
-// applied, defaults left implicit), so that the outputs say what produced them and the report
+// applied, defaults left implicit; run.cores left out, as it changes no result), so that the outputs say what produced them and the report
 // can show the run's settings.
 #pragma once
 
