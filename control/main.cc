@@ -37,9 +37,10 @@ std::string ScenarioDir(const std::string& path) {
   return dir.empty() ? "." : dir.string();
 }
 
-// DPDK heap for a software run: room for the largest packet pool the fabric sizes itself
-// (dp::kMaxMbufPoolSize elements of about 450 bytes); untouched pages cost no memory.
-constexpr int kSoftwareEalMemoryMb = 1536;
+// DPDK heap for a software run. Its packets live in host pages (dp::PoolMemory::kHostPages); the
+// heap holds only the pool's descriptor with its per-lcore caches (1 MB) and its stack of free
+// mbufs (8 bytes for each of up to dp::kMaxMbufPoolSize: 16 MB).
+constexpr int kSoftwareEalMemoryMb = 64;
 
 int Run(const CliArgs& args, const fabric_emu::Scenario& loaded) {
   // A replay runs the events file's commands instead of the schedule (which it holds already).
@@ -68,6 +69,7 @@ int Run(const CliArgs& args, const fabric_emu::Scenario& loaded) {
   signals.emplace();
   dp::EalOptions eal;
   eal.memory_mb = kSoftwareEalMemoryMb;
+  eal.quick_tsc_estimate = true;
   if (Status s = dp::InitEal(eal); !s.ok()) {
     std::cerr << "fabric-emu: " << s.message() << "\n";
     return kExitRuntimeFailure;

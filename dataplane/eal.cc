@@ -7,6 +7,8 @@
 #include <sstream>
 #include <string_view>
 
+#include "dataplane/eal_syscalls.h"
+
 namespace fe::dp {
 
 std::vector<std::string> EalArgs(const EalOptions& options) {
@@ -63,7 +65,10 @@ Status InitEal(const EalOptions& options) {
     args.insert(args.begin(), "fabric-emu");
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
-    if (rte_eal_init(static_cast<int>(argv.size()), argv.data()) < 0) {
+    CapEalSleeps(options.quick_tsc_estimate);
+    const int parsed = rte_eal_init(static_cast<int>(argv.size()), argv.data());
+    CapEalSleeps(false);
+    if (parsed < 0) {
       std::string joined;
       for (const std::string& a : args) joined += " " + a;
       result = Status::Error("DPDK EAL initialisation failed (" +
