@@ -11,6 +11,7 @@
 #include "control/cli_args.h"
 #include "control/commands/events_csv.h"
 #include "control/export_command.h"
+#include "control/realtime_interfaces.h"
 #include "control/report/collectives_report.h"
 #include "control/report/html/report_html.h"
 #include "control/report/jobs_csv.h"
@@ -202,7 +203,13 @@ int Main(int argc, char** argv) {
     return kExitBadInput;
   }
   ApplyCliOverrides(args, &scenario);
+  // Interfaces exist or not on this machine: serve needs them here, validate may run elsewhere.
+  const std::vector<std::string> missing =
+      args.command == Command::kValidate || args.command == Command::kServe
+          ? MissingInterfaces(args.scenario_path, scenario)
+          : std::vector<std::string>{};
   if (args.command == Command::kValidate) {
+    for (const std::string& m : missing) std::cerr << "warning: " << m << "\n";
     std::cout << args.scenario_path << ": valid\n";
     return kExitOk;
   }
@@ -220,6 +227,10 @@ int Main(int argc, char** argv) {
     return RunExport(scenario, options, std::cout, std::cerr);
   }
   if (args.command == Command::kServe) {
+    if (!missing.empty()) {
+      for (const std::string& m : missing) std::cerr << m << "\n";
+      return kExitBadInput;
+    }
     ServeOptions options;
     options.out_dir = OutputDir(args, scenario);
     options.scenario_dir = ScenarioDir(args.scenario_path);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/status.h"
@@ -34,8 +35,13 @@ std::vector<std::string> SplitEalArgs(const std::string& text);
 // ever when none runs, deaf to Ctrl-C, which the emulator holds back until the EAL is up.
 std::string RefusedEalArgs(const std::vector<std::string>& args);
 
+// What keeps hugepages from the EAL, read from /proc/meminfo and /proc/mounts, with what to do
+// about it; "" when some are reserved and a hugetlbfs is mounted.
+std::string HugepageProblem(std::string_view meminfo, std::string_view mounts);
+
 // Starts the EAL once per process; later calls return the first call's status, because DPDK
-// cannot re-initialise (its state is process-wide by design).
+// cannot re-initialise (its state is process-wide by design). When arguments without --no-huge
+// fail, the error says what keeps hugepages away (HugepageProblem).
 Status InitEal(const EalOptions& options);
 
 }  // namespace fe::dp
