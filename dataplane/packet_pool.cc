@@ -102,6 +102,20 @@ rte_mbuf* AllocPacketAfterGrowing(rte_mempool* mp) {
   return nullptr;
 }
 
+bool ReleaseIdlePacketMemory(rte_mempool* mp) {
+  if (PacketsInUse(mp) != 0) return false;
+  rte_mempool_memhdr* hdr;
+  STAILQ_FOREACH(hdr, &mp->mem_list, next) {
+    if (hdr->free_cb != Unmap) return false;  // DPDK's heap: not ours to give back
+  }
+  // Zero-fill on the next touch: an mbuf whose pool pointer is null is initialised when handed
+  // out (AllocPacket), and the stack of free objects and the per-lcore caches live in DPDK's
+  // heap. Only DPDK's chain of all objects through their headers is cut, which only
+  // rte_mempool_obj_iter walks (audits and dumps; nothing here calls it).
+  STAILQ_FOREACH(hdr, &mp->mem_list, next) madvise(hdr->addr, hdr->len, MADV_DONTNEED);
+  return true;
+}
+
 uint32_t PacketsInUse(const rte_mempool* mp) {
   return mp->populated_size - rte_mempool_avail_count(mp);
 }
