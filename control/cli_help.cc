@@ -1,5 +1,6 @@
 // The help texts of fabric-emu and of each command (declared in control/cli_args.h).
 #include "control/cli_args.h"
+#include "control/serve_eal.h"
 
 #include <string>
 #include <string_view>
@@ -277,8 +278,8 @@ constexpr std::string_view kServeHelp =
     "scenario's emulated traffic. Ctrl-C stops cleanly and writes DIR/summary.json.\n"
     "\n"
     "Options:\n"
-    "  --eal \"ARGS\"     EAL arguments, replacing realtime.eal_args (e.g. \"-l 0-1\");\n"
-    "                   default: safe ones chosen from the ports, printed at start\n"
+    "  --eal \"ARGS\"     EAL arguments, replacing realtime.eal_args (e.g. \"-l 0-1\"),\n"
+    "                   merged into serve's defaults as below\n"
     "  --duration-s S   stop after S seconds (replaces run.stop_ns); default: until Ctrl-C\n"
     "  --out DIR        where the results go. Default: out/<scenario name>\n"
     "  --seed N         replaces run.seed, for the emulated traffic\n"
@@ -328,7 +329,8 @@ std::string HelpText(Command topic) {
       body = kValidateHelp;
       break;
     case Command::kServe:
-      body = std::string(kServeHelp) + std::string(kApiHelp) + std::string(kServeExamplesHelp);
+      body = std::string(kServeHelp) + std::string(kServeEalHelp) + std::string(kApiHelp) +
+             std::string(kServeExamplesHelp);
       break;
     case Command::kTopo:
       body = kTopoHelp;

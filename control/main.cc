@@ -11,6 +11,7 @@
 #include "control/cli_args.h"
 #include "control/commands/events_csv.h"
 #include "control/export_command.h"
+#include "control/realtime_interfaces.h"
 #include "control/report/collectives_report.h"
 #include "control/report/html/report_html.h"
 #include "control/report/jobs_csv.h"
@@ -27,6 +28,7 @@
 #include "control/sweep/sweep_command.h"
 #include "control/topo_command.h"
 #include "dataplane/eal.h"
+#include "dataplane/packet_pool.h"
 #include "traffic/message_outcomes.h"
 
 namespace fe::control {
@@ -37,9 +39,10 @@ std::string ScenarioDir(const std::string& path) {
   return dir.empty() ? "." : dir.string();
 }
 
-// DPDK heap for a software run: room for the largest packet pool the fabric sizes itself
-// (dp::kMaxMbufPoolSize elements of about 450 bytes); untouched pages cost no memory.
-constexpr int kSoftwareEalMemoryMb = 1536;
+// DPDK heap for a software run. Its packets live in host pages (dp::PoolMemory::kHostPages); the
+// heap holds only the pool's descriptor with its per-lcore caches (1 MB) and its stack of free
+// mbufs (8 bytes for each of up to dp::kMaxMbufPoolSize: 16 MB).
+constexpr int kSoftwareEalMemoryMb = 64;
 
 int Run(const CliArgs& args, const fabric_emu::Scenario& loaded) {
   // A replay runs the events file's commands instead of the schedule (which it holds already).
@@ -68,6 +71,7 @@ int Run(const CliArgs& args, const fabric_emu::Scenario& loaded) {
   signals.emplace();
   dp::EalOptions eal;
   eal.memory_mb = kSoftwareEalMemoryMb;
+  eal.quick_tsc_estimate = true;
   if (Status s = dp::InitEal(eal); !s.ok()) {
     std::cerr << "fabric-emu: " << s.message() << "\n";
     return kExitRuntimeFailure;
@@ -94,6 +98,9 @@ int Run(const CliArgs& args, const fabric_emu::Scenario& loaded) {
     std::cerr << "fabric-emu: run failed: " << run.status().message() << "\n";
     return kExitRuntimeFailure;
   }
+  // The packets' memory is the run's largest: with every packet gone it goes back before the
+  // reports take theirs, rather than adding to the process's peak.
+  dp::ReleaseIdlePacketMemory(run->emulation->fabric->pool());
   const FlowMetrics metrics = CollectFlowMetrics(
       *run->emulation, static_cast<uint32_t>(scenario.nic().mtu_payload_bytes()));
   const FlowSummary flows = metrics.Summarize();
@@ -200,7 +207,13 @@ int Main(int argc, char** argv) {
     return kExitBadInput;
   }
   ApplyCliOverrides(args, &scenario);
+  // Interfaces exist or not on this machine: serve needs them here, validate may run elsewhere.
+  const std::vector<std::string> missing =
+      args.command == Command::kValidate || args.command == Command::kServe
+          ? MissingInterfaces(args.scenario_path, scenario)
+          : std::vector<std::string>{};
   if (args.command == Command::kValidate) {
+    for (const std::string& m : missing) std::cerr << "warning: " << m << "\n";
     std::cout << args.scenario_path << ": valid\n";
     return kExitOk;
   }
@@ -218,6 +231,10 @@ int Main(int argc, char** argv) {
     return RunExport(scenario, options, std::cout, std::cerr);
   }
   if (args.command == Command::kServe) {
+    if (!missing.empty()) {
+      for (const std::string& m : missing) std::cerr << m << "\n";
+      return kExitBadInput;
+    }
     ServeOptions options;
     options.out_dir = OutputDir(args, scenario);
     options.scenario_dir = ScenarioDir(args.scenario_path);

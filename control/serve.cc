@@ -4,7 +4,6 @@
 #include <rte_mbuf.h>
 
 #include <memory>
-#include <regex>
 #include <unordered_set>
 
 #include "congestion/dscp_map.h"
@@ -15,6 +14,7 @@
 #include "control/report/output_dir.h"
 #include "control/report/switch_queues_json.h"
 #include "control/serve_banner.h"
+#include "control/serve_eal.h"
 #include "control/serve_summary.h"
 #include "control/software_run.h"
 #include "control/stop_signals.h"
@@ -38,11 +38,6 @@ constexpr uint16_t kRxDataRoomBytes = 9216 + RTE_PKTMBUF_HEADROOM;
 // Enough for the devices' rx rings, the uplink queues (1 MiB each) and what the fabric holds.
 constexpr uint32_t kRxPoolMbufs = 16383;
 constexpr Time kBehindThreshold = Time::FromUs(100);
-
-bool IsPciAddress(const std::string& device_args) {
-  static const std::regex kPci("^([0-9a-fA-F]{4}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\\.[0-7](,.*)?$");
-  return std::regex_match(device_args, kPci);
-}
 
 std::string Join(const std::vector<std::string>& words) {
   std::string s;
@@ -110,24 +105,6 @@ fabric_emu::Scenario WithDefaultDeviceArgs(const fabric_emu::Scenario& given) {
 
 }  // namespace
 
-std::vector<std::string> DefaultServeEalArgs(const fabric_emu::Scenario& scenario) {
-  std::vector<std::string> args = {"-l",   "0",           "--no-huge",     "-m",
-                                   "1024", "--no-shconf", "--no-telemetry"};
-  bool any_pci = false;
-  for (const auto& p : scenario.realtime().port()) {
-    if (IsPciAddress(p.device_args())) {
-      any_pci = true;
-      args.push_back("-a");
-      args.push_back(p.device_args());
-    } else {
-      args.push_back("--vdev");
-      args.push_back(p.device_args());
-    }
-  }
-  if (!any_pci) args.push_back("--no-pci");
-  return args;
-}
-
 int RunServe(const fabric_emu::Scenario& given, const ServeOptions& options) {
   const fabric_emu::Scenario scenario = WithDefaultDeviceArgs(given);
   std::ostream null_log(nullptr);
@@ -141,11 +118,10 @@ int RunServe(const fabric_emu::Scenario& given, const ServeOptions& options) {
   StopSignals stop;
   if (!stop.ok()) return fail("cannot watch SIGINT/SIGTERM");
 
-  std::vector<std::string> eal_args = dp::SplitEalArgs(scenario.realtime().eal_args());
-  if (eal_args.empty()) {
-    eal_args = DefaultServeEalArgs(scenario);
-    log << "serve: no EAL arguments given; using: " << Join(eal_args) << "\n";
-  }
+  StatusOr<std::vector<std::string>> merged = ServeEalArgs(scenario);
+  if (!merged.ok()) return fail("realtime.eal_args: " + merged.status().message());
+  const std::vector<std::string> eal_args = std::move(merged).value();
+  log << "serve: EAL arguments: " << Join(eal_args) << "\n";
   dp::EalOptions eal;
   eal.raw_args = eal_args;
   if (Status s = dp::InitEal(eal); !s.ok()) return fail(s.message());

@@ -20,10 +20,6 @@ struct ServeOptions {
   api::ApiOptions api;             // the HTTP API, when api.listen is set
 };
 
-// The EAL arguments serve uses when realtime.eal_args is empty: no hugepages, no shared files,
-// one lcore, and --no-pci unless a port is a PCI device (which is then allow-listed with -a).
-std::vector<std::string> DefaultServeEalArgs(const fabric_emu::Scenario& scenario);
-
 // Runs the scenario, already validated (with the command line's overrides applied). Blocks
 // SIGINT and SIGTERM for the whole process while it runs (they stop the loop instead) and must be
 // the first to start the EAL. Returns the process exit status: 0, or 1 when the run failed (the

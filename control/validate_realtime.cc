@@ -3,8 +3,8 @@
 #include <cctype>
 #include <map>
 
+#include "control/serve_eal.h"
 #include "control/validation.h"
-#include "dataplane/eal.h"
 
 namespace fe::control {
 namespace {
@@ -16,8 +16,15 @@ using fabric_emu::ExternalPort;
 void ValidateRealtime(Validation& v) {
   const Site s = v.root.Nested(fabric_emu::Scenario::kRealtimeFieldNumber);
   const auto& rt = v.scenario.realtime();
-  if (const std::string why = dp::RefusedEalArgs(dp::SplitEalArgs(rt.eal_args())); !why.empty()) {
-    v.out.Add(s, fabric_emu::Realtime::kEalArgsFieldNumber, why);
+  if (const StatusOr<std::vector<std::string>> eal = ServeEalArgs(v.scenario); !eal.ok()) {
+    v.out.Add(s, fabric_emu::Realtime::kEalArgsFieldNumber, eal.status().message());
+  }
+  // A real-time section attaches real hosts; without one, serve would run the emulated traffic
+  // alone in real time, which `run` does faster and deterministically.
+  if (v.scenario.has_realtime() && rt.port_size() == 0) {
+    v.out.Add(s, fabric_emu::Realtime::kPortFieldNumber,
+              "at least one port (a real host attached to the fabric); for emulated traffic "
+              "alone, use `fabric-emu run`");
   }
   std::map<int32_t, int> host_seen;
   std::map<std::string, int> device_seen;

@@ -3,9 +3,13 @@
 #include <rte_eal.h>
 #include <rte_errno.h>
 
+#include <algorithm>
+#include <fstream>
 #include <mutex>
 #include <sstream>
 #include <string_view>
+
+#include "dataplane/eal_syscalls.h"
 
 namespace fe::dp {
 
@@ -55,6 +59,42 @@ std::string RefusedEalArgs(const std::vector<std::string>& args) {
   return "";
 }
 
+std::string HugepageProblem(std::string_view meminfo, std::string_view mounts) {
+  constexpr std::string_view kTotal = "HugePages_Total:";
+  const size_t at = meminfo.find(kTotal);
+  long total = 0;
+  if (at != std::string_view::npos) {
+    std::istringstream(std::string(meminfo.substr(at + kTotal.size(), 32))) >> total;
+  }
+  const char* const kOrNoHuge =
+      ", or leave the hugepage options out of the EAL arguments (serve then runs with --no-huge)";
+  if (total <= 0) {
+    return std::string(
+               "no hugepages are reserved (HugePages_Total: 0 in /proc/meminfo): reserve "
+               "some (echo 1024 > /sys/kernel/mm/hugepages/hugepages-2048kB/"
+               "nr_hugepages)") +
+           kOrNoHuge;
+  }
+  if (mounts.find(" hugetlbfs ") == std::string_view::npos) {
+    return std::string(
+               "no hugetlbfs is mounted (none in /proc/mounts): mount one (mount -t "
+               "hugetlbfs nodev /dev/hugepages)") +
+           kOrNoHuge;
+  }
+  return "";
+}
+
+namespace {
+
+std::string FileText(const char* path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
 Status InitEal(const EalOptions& options) {
   static std::once_flag once;
   static Status result;
@@ -63,11 +103,22 @@ Status InitEal(const EalOptions& options) {
     args.insert(args.begin(), "fabric-emu");
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
-    if (rte_eal_init(static_cast<int>(argv.size()), argv.data()) < 0) {
+    CapEalSleeps(options.quick_tsc_estimate);
+    const int parsed = rte_eal_init(static_cast<int>(argv.size()), argv.data());
+    CapEalSleeps(false);
+    if (parsed < 0) {
       std::string joined;
       for (const std::string& a : args) joined += " " + a;
-      result = Status::Error("DPDK EAL initialisation failed (" +
-                             std::string(rte_strerror(rte_errno)) + ") with arguments:" + joined);
+      std::string why = "DPDK EAL initialisation failed (" + std::string(rte_strerror(rte_errno)) +
+                        ") with arguments:" + joined;
+      if (std::find(args.begin(), args.end(), "--no-huge") == args.end()) {
+        if (const std::string p =
+                HugepageProblem(FileText("/proc/meminfo"), FileText("/proc/mounts"));
+            !p.empty()) {
+          why += "; the arguments ask for hugepages, but " + p;
+        }
+      }
+      result = Status::Error(why);
     }
   });
   return result;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/status.h"
@@ -11,9 +12,14 @@
 namespace fe::dp {
 
 struct EalOptions {
-  int memory_mb = 512;             // heap for mempools (anonymous memory, not hugepages)
+  // DPDK's heap (anonymous memory, not hugepages). The EAL describes each of its 4 KB pages at
+  // start-up (48 bytes and a few ns a page), so it costs time and memory even unused.
+  int memory_mb = 64;
   std::vector<std::string> vdevs;  // e.g. "net_af_packet0,iface=veth0" (real-time mode)
   std::string lcores = "0";
+  // Software mode: the clock is virtual and nothing reads the TSC rate, so the EAL's 100 ms
+  // measurement of it is cut to 1 ms (dataplane/eal_syscalls.h). Real-time mode leaves it off.
+  bool quick_tsc_estimate = false;
   // Given: replaces every default above (a user who knows EAL may say exactly what they want).
   std::vector<std::string> raw_args;
 };
@@ -29,8 +35,13 @@ std::vector<std::string> SplitEalArgs(const std::string& text);
 // ever when none runs, deaf to Ctrl-C, which the emulator holds back until the EAL is up.
 std::string RefusedEalArgs(const std::vector<std::string>& args);
 
+// What keeps hugepages from the EAL, read from /proc/meminfo and /proc/mounts, with what to do
+// about it; "" when some are reserved and a hugetlbfs is mounted.
+std::string HugepageProblem(std::string_view meminfo, std::string_view mounts);
+
 // Starts the EAL once per process; later calls return the first call's status, because DPDK
-// cannot re-initialise (its state is process-wide by design).
+// cannot re-initialise (its state is process-wide by design). When arguments without --no-huge
+// fail, the error says what keeps hugepages away (HugepageProblem).
 Status InitEal(const EalOptions& options);
 
 }  // namespace fe::dp

@@ -15,7 +15,9 @@ namespace {
 
 constexpr unsigned kCacheSize = 512;  // DPDK's maximum per-lcore cache
 constexpr size_t kHugePageBytes = 2u << 20;
-constexpr size_t kGrowObjects = 65536;  // about 40 MB of mbufs per growth
+// 2 MB of 256-byte mbufs per growth: a pool holds at most that much more than its peak use (a
+// growth writes every object it adds, so all of it is resident).
+constexpr size_t kGrowObjects = 8192;
 constexpr char kLifoOps[] = "stack";
 
 void Unmap(rte_mempool_memhdr* hdr, void* /*opaque*/) { munmap(hdr->addr, hdr->len); }
@@ -80,11 +82,11 @@ bool GrowPacketPool(rte_mempool* mp) {
   // Only host-page pools start part-filled; a DPDK-heap pool is full from the start.
   if (mp->populated_size >= mp->size) return false;
   rte_mempool_objsz sz;
-  rte_mempool_calc_obj_size(mp->elt_size, 0, &sz);
+  rte_mempool_calc_obj_size(mp->elt_size, mp->flags, &sz);
   const size_t objects = std::min<size_t>(kGrowObjects, mp->size - mp->populated_size);
-  // A page holds a whole number of objects (none straddles one); one spare page covers DPDK's
-  // alignment of the chunk, and whatever does not fit is added by the next growth.
-  const size_t bytes = (objects * sz.total_size / kHugePageBytes + 2) * kHugePageBytes;
+  // Whole huge pages, each holding a whole number of objects (none straddles one): what does not
+  // fit is added by the next growth.
+  const size_t bytes = RTE_ALIGN_CEIL(objects * sz.total_size, kHugePageBytes);
   char* mem = MapAligned(bytes);
   if (mem == nullptr) return false;
   if (rte_mempool_populate_virt(mp, mem, bytes, kHugePageBytes, Unmap, nullptr) <= 0) {
@@ -103,6 +105,20 @@ rte_mbuf* AllocPacketAfterGrowing(rte_mempool* mp) {
     if (rte_mbuf* m = rte_mbuf_raw_alloc(mp)) return m;
   }
   return nullptr;
+}
+
+bool ReleaseIdlePacketMemory(rte_mempool* mp) {
+  if (PacketsInUse(mp) != 0) return false;
+  rte_mempool_memhdr* hdr;
+  STAILQ_FOREACH(hdr, &mp->mem_list, next) {
+    if (hdr->free_cb != Unmap) return false;  // DPDK's heap: not ours to give back
+  }
+  // Zero-fill on the next touch: an mbuf whose pool pointer is null is initialised when handed
+  // out (AllocPacket), and the stack of free objects and the per-lcore caches live in DPDK's
+  // heap. Only DPDK's chain of all objects through their headers is cut, which only
+  // rte_mempool_obj_iter walks (audits and dumps; nothing here calls it).
+  STAILQ_FOREACH(hdr, &mp->mem_list, next) madvise(hdr->addr, hdr->len, MADV_DONTNEED);
+  return true;
 }
 
 uint32_t PacketsInUse(const rte_mempool* mp) {

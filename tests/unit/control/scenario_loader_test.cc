@@ -70,6 +70,11 @@ const std::vector<BadFile>& BadFiles() {
        "realtime.port[1].device_args:", "device net_null0 already used by realtime.port[0]"},
       {"eal_secondary_process.textproto", "4",
        "realtime.eal_args: --proc-type secondary:", "primary process only"},
+      {"realtime_without_ports.textproto", "3", "realtime.port: at least one port", ""},
+      {"eal_allows_a_device_no_port_names.textproto", "4",
+       "realtime.eal_args: -a 0000:00:04.0: no realtime.port names this device", ""},
+      {"eal_unknown_option.textproto", "4", "realtime.eal_args: unknown EAL option --no-hugepages",
+       ""},
       // Times are kept in 64-bit picoseconds: 1e16 ns is past their end (9.2e15).
       {"start_beyond_time_range.textproto", "4",
        "traffic[0].flow_list.flow[0].start_ns:", "got 1e+16"},

@@ -6,6 +6,10 @@
 #include <gtest/gtest.h>
 #include <rte_mbuf.h>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -103,6 +107,43 @@ TEST_P(PacketPoolTest, AFrameHeldTwiceGoesBackAfterItsLastHolderFreesIt) {
   FreePacket(m);
   EXPECT_EQ(PacketsInUse(pool_), 1u);
   EXPECT_EQ(rte_mbuf_refcnt_read(m), 1);
+  FreePacket(m);
+  EXPECT_EQ(PacketsInUse(pool_), 0u);
+}
+
+// The kernel's own count of resident pages (mincore) over the pool's memory.
+size_t ResidentPages(rte_mempool* mp) {
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  size_t resident = 0;
+  rte_mempool_memhdr* hdr;
+  STAILQ_FOREACH(hdr, &mp->mem_list, next) {
+    std::vector<unsigned char> in_core((hdr->len + page - 1) / page);
+    if (mincore(hdr->addr, hdr->len, in_core.data()) != 0) return SIZE_MAX;
+    for (unsigned char c : in_core) resident += c & 1;
+  }
+  return resident;
+}
+
+TEST_P(PacketPoolTest, IdleHostPagesGoBackToTheKernelAndThePoolStillWorks) {
+  std::vector<rte_mbuf*> held;
+  for (int i = 0; i < 100; ++i) held.push_back(AllocPacket(pool_));
+  EXPECT_FALSE(ReleaseIdlePacketMemory(pool_));  // mbufs in use: nothing released
+  for (rte_mbuf* m : held) FreePacket(m);
+  if (GetParam().memory == PoolMemory::kDpdkHeap) {
+    EXPECT_FALSE(ReleaseIdlePacketMemory(pool_));  // DPDK's heap stays DPDK's
+    return;
+  }
+  ASSERT_GT(ResidentPages(pool_), 0u);  // a growth writes every object it adds
+  ASSERT_TRUE(ReleaseIdlePacketMemory(pool_));
+  EXPECT_EQ(ResidentPages(pool_), 0u);
+  EXPECT_EQ(PacketsInUse(pool_), 0u);
+  // Handed out again, an mbuf is set up as on its first use.
+  rte_mbuf* m = AllocPacket(pool_);
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->pool, pool_);
+  EXPECT_EQ(m->buf_addr, reinterpret_cast<char*>(m) + sizeof(rte_mbuf));
+  EXPECT_EQ(rte_mbuf_refcnt_read(m), 1);
+  EXPECT_EQ(PacketsInUse(pool_), 1u);
   FreePacket(m);
   EXPECT_EQ(PacketsInUse(pool_), 0u);
 }

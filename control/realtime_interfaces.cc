@@ -1,0 +1,44 @@
+#include "control/realtime_interfaces.h"
+
+#include <google/protobuf/text_format.h>
+#include <net/if.h>
+
+#include <fstream>
+#include <sstream>
+#include <utility>
+
+#include "control/serve_eal.h"
+#include "control/validation_site.h"
+
+namespace fe::control {
+
+std::vector<std::string> MissingInterfaces(const std::string& path,
+                                           const fabric_emu::Scenario& scenario) {
+  // The ports' lines: the file was parsed and validated already, so it parses again; a line
+  // left 0 (the file changed meanwhile) still names the field.
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  pb::TextFormat::ParseInfoTree locations;
+  pb::TextFormat::Parser parser;
+  parser.WriteLocationsTo(&locations);
+  fabric_emu::Scenario located;
+  parser.ParseFromString(text.str(), &located);
+  const Site root(fabric_emu::Scenario::descriptor(), &locations, "", 0);
+  const Site rt = root.Nested(fabric_emu::Scenario::kRealtimeFieldNumber);
+
+  Findings missing(path);
+  for (int i = 0; i < scenario.realtime().port_size(); ++i) {
+    const std::string iface = PortInterface(scenario.realtime().port(i).device_args());
+    if (iface.empty() || if_nametoindex(iface.c_str()) != 0) continue;
+    const Site port = i < located.realtime().port_size()
+                          ? rt.Nested(fabric_emu::Realtime::kPortFieldNumber, i)
+                          : Site(fabric_emu::ExternalPort::descriptor(), nullptr,
+                                 rt.Path(fabric_emu::Realtime::kPortFieldNumber, i), 0);
+    missing.Add(port, fabric_emu::ExternalPort::kDeviceArgsFieldNumber,
+                "interface " + iface + " does not exist on this machine");
+  }
+  return std::move(missing).SortedByLine();
+}
+
+}  // namespace fe::control

@@ -1,0 +1,47 @@
+#include "control/serve_eal.h"
+
+#include <regex>
+
+#include "dataplane/eal.h"
+#include "dataplane/eal_args.h"
+
+namespace fe::control {
+namespace {
+
+bool IsPciAddress(const std::string& device_args) {
+  static const std::regex kPci("^([0-9a-fA-F]{4}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\\.[0-7](,.*)?$");
+  return std::regex_match(device_args, kPci);
+}
+
+}  // namespace
+
+const std::string_view kServeEalHelp =
+    "EAL arguments (printed at start, and kept in summary.json):\n"
+    "  defaults   -l 0 --no-huge -m 1024 --no-shconf --no-telemetry, then each port's device:\n"
+    "             -a ADDRESS for a PCI address, --vdev ARGS for a virtual device, and --no-pci\n"
+    "             when no port is a PCI device (no other PCI device is ever probed)\n"
+    "  merge      realtime.eal_args (or --eal) adds to the defaults and replaces only what it\n"
+    "             names: -l/-c/--lcores replace -l; -m replaces -m; a hugepage option\n"
+    "             (--huge-dir, --socket-mem, --socket-limit, --huge-unlink, --in-memory,\n"
+    "             --legacy-mem, --single-file-segments, --match-allocations) drops --no-huge\n"
+    "             and -m; --file-prefix or --in-memory drops --no-shconf; --telemetry drops\n"
+    "             --no-telemetry. Devices come from the ports only: -a/--vdev naming another\n"
+    "             device, -b, -d, and a --proc-type other than primary are refused.\n"
+    "\n";
+
+std::string PortInterface(const std::string& device_args) {
+  static const std::regex kIfaceDevice("^net_(af_packet|af_xdp|pcap)[^,]*,(.*,)?iface=([^,]+).*$");
+  std::smatch m;
+  return std::regex_match(device_args, m, kIfaceDevice) ? m[3].str() : "";
+}
+
+StatusOr<std::vector<std::string>> ServeEalArgs(const fabric_emu::Scenario& scenario) {
+  dp::EalDevices devices;
+  for (const auto& p : scenario.realtime().port()) {
+    (IsPciAddress(p.device_args()) ? devices.pci : devices.vdevs).push_back(p.device_args());
+  }
+  return dp::MergeEalArgs(dp::SplitEalArgs(scenario.realtime().eal_args()), devices,
+                          {.lcores = "0", .memory_mb = kServeEalMemoryMb});
+}
+
+}  // namespace fe::control

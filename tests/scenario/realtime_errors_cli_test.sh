@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Real-time mode's set-up errors say what failed, where, and what to do:
+# - a port whose interface does not exist: serve refuses it before the EAL starts (exit 2) with
+#   FILE:LINE of the port; validate, which may run on another machine, warns and exits 0;
+# - hugepage options on a machine without hugepages: serve says none are reserved and how to
+#   reserve them or run without (skipped where hugepages are reserved).
+#   realtime_errors_cli_test.sh FABRIC_EMU SOURCE_ROOT
+source "$(dirname "$0")/cli_lib.sh"
+
+missing="fe-none$$"
+cat >"$work/missing.textproto" <<SCN
+topology { fat_tree { k: 4 } }
+realtime {
+  port { device_args: "net_null0" host: 1 }
+  port { device_args: "net_af_packet0,iface=${missing}" host: 0 }
+}
+SCN
+want="$work/missing.textproto:4: realtime.port[1].device_args: interface ${missing} does not exist on this machine"
+"$bin" serve "$work/missing.textproto" --out "$work/out" >"$work/serve.out" 2>"$work/serve.err"
+rc=$?
+[ "$rc" -eq 2 ] || fail "serve with a missing interface: exit $rc, want 2"
+grep -qxF "$want" "$work/serve.err" || fail "serve did not say: $want (said: $(cat "$work/serve.err"))"
+grep -q "EAL" "$work/serve.err" && fail "serve started the EAL for a missing interface"
+"$bin" validate "$work/missing.textproto" >"$work/validate.out" 2>"$work/validate.err"
+rc=$?
+[ "$rc" -eq 0 ] || fail "validate with a missing interface: exit $rc, want 0 (a warning)"
+grep -qxF "warning: $want" "$work/validate.err" || fail "validate did not warn: $want"
+
+hugepages=$(awk '/^HugePages_Total:/ {print $2}' /proc/meminfo)
+if [ "${hugepages:-0}" -eq 0 ]; then
+  cat >"$work/huge.textproto" <<SCN
+topology { fat_tree { k: 4 } }
+realtime {
+  eal_args: "--huge-dir /dev/hugepages"
+  port { device_args: "net_null0" host: 0 }
+}
+SCN
+  "$bin" serve "$work/huge.textproto" --out "$work/out" --quiet >"$work/huge.out" 2>"$work/huge.err"
+  rc=$?
+  [ "$rc" -eq 1 ] || fail "serve asking for hugepages where none are: exit $rc, want 1"
+  grep -q "the arguments ask for hugepages, but no hugepages are reserved" "$work/huge.err" ||
+    fail "serve did not say why hugepages failed: $(cat "$work/huge.err")"
+  grep -q "hugepages-2048kB/nr_hugepages" "$work/huge.err" || fail "serve did not say what to do"
+else
+  echo "hugepages are reserved here: the no-hugepage message is not checked"
+fi
+cli_finish realtime_errors_cli
