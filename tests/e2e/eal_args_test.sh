@@ -23,7 +23,8 @@ e2e_stop
 log="${E2E_DIR}/emulator.log"
 
 want="serve: EAL arguments: --no-huge -m 1024 --no-shconf --no-telemetry -l 0-1"
-want+=" --log-level lib.eal:debug --no-pci --vdev ${device}"
+# The port's device as serve opens it: af_packet's ring at serve's default size.
+want+=" --log-level lib.eal:debug --no-pci --vdev ${device},framecnt=4096"
 grep -qxF "${want}" "${log}" || e2e_fail "serve did not print the merged arguments: ${want}"
 grep -q "I/O on lcore 1" "${log}" || e2e_fail "the user's -l 0-1 did not give two lcores"
 # The check below can only fail if the EAL's debug log is on.
