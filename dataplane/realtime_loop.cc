@@ -41,7 +41,13 @@ void RealtimeLoop::RunDue(Time now) {
   sched_->AdvanceTo(now);
 }
 
-void RealtimeLoop::EndFabricPass(Time start, bool worked) {
+void RealtimeLoop::EndFabricPass(const PassStamps& t, bool worked) {
+  fabric_lcore_.rx += t.received - t.start;
+  fabric_lcore_.events += t.ran - t.received;
+  fabric_lcore_.enter += t.entered - t.ran;
+  fabric_lcore_.tx += t.sent - t.entered;
+  ++stats_.iterations;
+  const Time start = t.start;
   if (fabric_lcore_.passes++ > 0 && worked) {
     const Time gap = start - last_pass_start_;
     fabric_lcore_.pass_gap.Record(gap);
@@ -127,13 +133,7 @@ StatusOr<RealtimeStats> RealtimeLoop::RunOneLcore() {
       while (!out.empty()) a.port->Send(out.pop());
       a.port->Flush();
     }
-    const Time sent = clock_->Now();
-    fabric_lcore_.rx += now - start;
-    fabric_lcore_.events += ran - now;
-    fabric_lcore_.enter += entered - ran;
-    fabric_lcore_.tx += sent - entered;
-    EndFabricPass(start, worked);
-    ++stats_.iterations;
+    EndFabricPass({start, now, ran, entered, clock_->Now()}, worked);
     if (now >= next_check && Checkpoint(now, &next_check, &next_progress)) break;
   }
   return stats_;
@@ -196,13 +196,7 @@ StatusOr<RealtimeStats> RealtimeLoop::RunTwoLcores() {
         }
       }
     }
-    const Time sent = clock_->Now();
-    fabric_lcore_.rx += now - start;
-    fabric_lcore_.events += ran - now;
-    fabric_lcore_.enter += entered - ran;
-    fabric_lcore_.tx += sent - entered;
-    EndFabricPass(start, worked);
-    ++stats_.iterations;
+    EndFabricPass({start, now, ran, entered, clock_->Now()}, worked);
     if (now >= next_check && Checkpoint(now, &next_check, &next_progress)) break;
   }
   io_stop_.store(true, std::memory_order_release);

@@ -121,9 +121,12 @@ class RealtimeLoop {
   static int IoLcoreMain(void* self);
   void IoLoop();
   void FreeRings();
-  // Ends a pass of the fabric lcore that started at `start`; `worked`: it moved frames or ran
-  // events.
-  void EndFabricPass(Time start, bool worked);
+  // When a pass of the fabric lcore started, and ended each of its steps.
+  struct PassStamps {
+    Time start, received, ran, entered, sent;
+  };
+  // Ends a pass: its time by step, its gap from the last; `worked`: it moved frames or ran events.
+  void EndFabricPass(const PassStamps& t, bool worked);
 
   Scheduler* sched_;
   const TscClock* clock_;

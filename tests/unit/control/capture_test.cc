@@ -18,24 +18,37 @@ fabric_emu::Scenario Parse(const char* text) {
   return s;
 }
 
+// The scenario built and run whole with its capture attached (into the temporary directory);
+// the writer is detached and still open.
+struct CapturedRun {
+  std::unique_ptr<Emulation> e;
+  std::unique_ptr<dp::PcapngWriter> w;
+};
+void RunCaptured(const fabric_emu::Scenario& s, CapturedRun* run) {
+  auto e = BuildEmulation(s, 1, ".");
+  ASSERT_TRUE(e.ok()) << e.status().message();
+  auto w = AttachCapture(s, std::filesystem::temp_directory_path().string(), e->get());
+  ASSERT_TRUE(w.ok()) << w.status().message();
+  ASSERT_NE(*w, nullptr);
+  (*e)->sched.RunUntil(Time::Infinite());
+  DetachCapture(s, e->get());
+  run->e = std::move(*e);
+  run->w = std::move(*w);
+}
+
 TEST(CaptureTest, SelectedPortsWriteEveryFrameTheySend) {
   const fabric_emu::Scenario s = Parse(R"(
     topology { fat_tree { k: 4 } }
     traffic { flow_list { flow { src_host: 0 dst_host: 1 message_bytes: 40960 } } }
     capture { port { host: 0 } port { switch_port { tier: EDGE index: 0 port: 1 } } file: "c.pcapng" }
   )");
-  auto e = BuildEmulation(s, 1, ".");
-  ASSERT_TRUE(e.ok()) << e.status().message();
+  CapturedRun run;
+  ASSERT_NO_FATAL_FAILURE(RunCaptured(s, &run));
   const std::string dir = std::filesystem::temp_directory_path().string();
-  auto w = AttachCapture(s, dir, e->get());
-  ASSERT_TRUE(w.ok()) << w.status().message();
-  ASSERT_NE(*w, nullptr);
-  (*e)->sched.RunUntil(Time::Infinite());
-  DetachCapture(s, e->get());
   // Host 0 sends 10 data packets of 4096 bytes; edge0's port 1 leads to host 1 (hosts take the
   // edge's first ports), so it carries the same 10 packets: 20 frames in all.
-  EXPECT_EQ((*w)->packets_written(), 20u);
-  EXPECT_TRUE((*w)->Close().ok());
+  EXPECT_EQ(run.w->packets_written(), 20u);
+  EXPECT_TRUE(run.w->Close().ok());
   std::filesystem::remove(dir + "/c.pcapng");
 }
 
@@ -53,21 +66,17 @@ TEST(CaptureTest, DirectionsRecordWhatThePortSendsAndReceives) {
       file: "dir.pcapng"
     }
   )");
-  auto e = BuildEmulation(s, 1, ".");
-  ASSERT_TRUE(e.ok()) << e.status().message();
+  CapturedRun run;
+  ASSERT_NO_FATAL_FAILURE(RunCaptured(s, &run));
   const std::string dir = std::filesystem::temp_directory_path().string();
-  auto w = AttachCapture(s, dir, e->get());
-  ASSERT_TRUE(w.ok()) << w.status().message();
-  (*e)->sched.RunUntil(Time::Infinite());
-  DetachCapture(s, e->get());
-  ASSERT_TRUE((*w)->Close().ok());
-  const topo::NodeId h0 = (*e)->graph.hosts()[0];
-  const topo::NodeId h1 = (*e)->graph.hosts()[1];
-  const topo::PortRef edge_down = (*e)->graph.Peer({h0, 0});
-  const uint64_t sent0 = (*e)->fabric->port(h0, 0).counters().tx_packets;
+  ASSERT_TRUE(run.w->Close().ok());
+  const topo::NodeId h0 = run.e->graph.hosts()[0];
+  const topo::NodeId h1 = run.e->graph.hosts()[1];
+  const topo::PortRef edge_down = run.e->graph.Peer({h0, 0});
+  const uint64_t sent0 = run.e->fabric->port(h0, 0).counters().tx_packets;
   const uint64_t received0 =
-      (*e)->fabric->port(edge_down.node, edge_down.port).counters().tx_packets;
-  const uint64_t sent1 = (*e)->fabric->port(h1, 0).counters().tx_packets;
+      run.e->fabric->port(edge_down.node, edge_down.port).counters().tx_packets;
+  const uint64_t sent1 = run.e->fabric->port(h1, 0).counters().tx_packets;
   ASSERT_EQ(sent0, 10u);
   ASSERT_GT(sent1, 0u);
   if (!testing::TsharkAvailable()) GTEST_SKIP() << "tshark is not installed";
