@@ -12,6 +12,7 @@
 // a core's cache; a table by (switch, destination) would need 21 MB and miss on every packet.
 #pragma once
 
+#include <algorithm>
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
@@ -51,12 +52,28 @@ class RouteTable {
         run = run[half].first_dst <= dst_host ? run + half : run;
         n -= half;
       }
-      const uint32_t begin = group_begin_[run->group];
-      return {ports_ + begin, group_begin_[run->group + 1] - begin};
+      return Group(run->group);
+    }
+    // Calls f(ports) once for each distinct set of egress ports NextHops gives for some
+    // destination (unreachable ones included, as empty), in the order of the first destination
+    // taking it: a walk over the switch's runs instead of a look-up per destination host.
+    template <typename F>
+    void ForEachGroup(F&& f) const {
+      std::vector<uint32_t> seen;
+      for (uint32_t i = 0; i < num_runs_; ++i) {
+        const uint32_t g = runs_[i].group;
+        if (std::find(seen.begin(), seen.end(), g) != seen.end()) continue;
+        seen.push_back(g);
+        f(Group(g));
+      }
     }
 
    private:
     friend class RouteTable;
+    std::span<const uint16_t> Group(uint32_t g) const {
+      const uint32_t begin = group_begin_[g];
+      return {ports_ + begin, group_begin_[g + 1] - begin};
+    }
     const Run* runs_ = nullptr;
     uint32_t num_runs_ = 0;
     const uint32_t* group_begin_ = nullptr;

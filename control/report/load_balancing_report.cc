@@ -1,7 +1,6 @@
 #include "control/report/load_balancing_report.h"
 
 #include <algorithm>
-#include <set>
 
 namespace fe::control {
 
@@ -10,10 +9,8 @@ std::vector<UplinkGroupStats> UplinkGroups(const Emulation& e, Time run_time) {
   const dp::Fabric& f = *e.fabric;
   for (size_t i = 0; i < f.num_switches(); ++i) {
     const dp::Switch& sw = f.switch_at(i);
-    std::set<const uint16_t*> seen;  // groups are slices of one array: their start names them
-    for (uint32_t dst = 0; dst < e.graph.num_hosts(); ++dst) {
-      const std::span<const uint16_t> group = f.routes().NextHops(sw.node(), dst);
-      if (group.size() < 2 || !seen.insert(group.data()).second) continue;
+    f.routes().Of(sw.node()).ForEachGroup([&](std::span<const uint16_t> group) {
+      if (group.size() < 2) return;
       UplinkGroupStats g;
       g.node = sw.node();
       g.policy = sw.lb_policy();
@@ -30,7 +27,7 @@ std::vector<UplinkGroupStats> UplinkGroups(const Emulation& e, Time run_time) {
       }
       g.imbalance = sum > 0 ? max / (sum / static_cast<double>(group.size())) : 0;
       out.push_back(std::move(g));
-    }
+    });
   }
   return out;
 }

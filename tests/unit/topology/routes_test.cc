@@ -229,6 +229,34 @@ TEST(RoutesTest, MemoryIsTheRunsOfDestinationsNotSwitchesTimesHosts) {
 namespace fe::topo {
 namespace {
 
+// ForEachGroup walks the switch's runs: it must visit exactly the distinct port sets a look-up
+// per destination finds, each once, in the order of the first destination taking it.
+TEST(RoutesTest, ForEachGroupVisitsEachLookedUpGroupOnceInDestinationOrder) {
+  const Graph g = MustBuild(8);
+  const RouteTable r = RouteTable::Build(g);
+  size_t switches = 0;
+  for (NodeId n = 0; n < g.nodes().size(); ++n) {
+    if (g.node(n).kind == NodeKind::kHost) continue;
+    ++switches;
+    std::vector<std::span<const uint16_t>> looked_up;
+    for (uint32_t dst = 0; dst < g.num_hosts(); ++dst) {
+      const std::span<const uint16_t> hops = r.NextHops(n, dst);
+      const bool seen = std::any_of(looked_up.begin(), looked_up.end(), [&](auto s) {
+        return s.data() == hops.data() && s.size() == hops.size();
+      });
+      if (!seen) looked_up.push_back(hops);
+    }
+    std::vector<std::span<const uint16_t>> walked;
+    r.Of(n).ForEachGroup([&](std::span<const uint16_t> ports) { walked.push_back(ports); });
+    ASSERT_EQ(walked.size(), looked_up.size()) << g.node(n).name;
+    for (size_t i = 0; i < walked.size(); ++i) {
+      EXPECT_EQ(walked[i].data(), looked_up[i].data()) << g.node(n).name << " group " << i;
+      EXPECT_EQ(walked[i].size(), looked_up[i].size()) << g.node(n).name << " group " << i;
+    }
+  }
+  EXPECT_EQ(switches, g.num_switches());
+}
+
 TEST(ShortestPathLinksTest, FatTreeDistancesFollowTheTiers) {
   // In a fat-tree a path climbs to the lowest common tier and back: 2 links under one edge
   // switch, 4 within a pod, 6 across pods.
