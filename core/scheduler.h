@@ -103,12 +103,12 @@ class Scheduler {
   void After(Time delay, EventHandler* handler, uint64_t arg = 0) {
     At(Now() + delay, handler, arg);
   }
+  // Whether the calling thread runs a lane's share of a window (Serial calls are then deferred).
+  static bool on_lane() { return t_lane_ != nullptr; }
   // Runs handler->OnEvent(arg) for a running event whose effect reaches beyond its domain's state
   // (an observer shared by every node): at once, or on several lanes at the window's end, in the
   // order one core would have run it, with Now() the calling event's time. Whatever it schedules
   // must then be due at or after the window's end.
-  // Whether the calling thread runs a lane's share of a window (Serial calls are then deferred).
-  static bool on_lane() { return t_lane_ != nullptr; }
   void Serial(EventHandler* handler, uint64_t arg) {
     if (Lane* lane = t_lane_) [[unlikely]] {
       lane->outbox.push_back(Event{lane->now, kSerialSeq, handler, arg});
