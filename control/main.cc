@@ -72,6 +72,7 @@ int Run(const CliArgs& args, const fabric_emu::Scenario& loaded) {
   dp::EalOptions eal;
   eal.memory_mb = kSoftwareEalMemoryMb;
   eal.quick_tsc_estimate = true;
+  eal.keep_thread_affinity = true;
   if (Status s = dp::InitEal(eal); !s.ok()) {
     std::cerr << "fabric-emu: " << s.message() << "\n";
     return kExitRuntimeFailure;

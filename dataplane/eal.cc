@@ -1,7 +1,9 @@
 #include "dataplane/eal.h"
 
 #include <rte_eal.h>
+#include <pthread.h>
 #include <rte_errno.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <fstream>
@@ -103,9 +105,14 @@ Status InitEal(const EalOptions& options) {
     args.insert(args.begin(), "fabric-emu");
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
+    cpu_set_t allowed;
+    const bool restore_affinity =
+        options.keep_thread_affinity &&
+        pthread_getaffinity_np(pthread_self(), sizeof(allowed), &allowed) == 0;
     CapEalSleeps(options.quick_tsc_estimate);
     const int parsed = rte_eal_init(static_cast<int>(argv.size()), argv.data());
     CapEalSleeps(false);
+    if (restore_affinity) pthread_setaffinity_np(pthread_self(), sizeof(allowed), &allowed);
     if (parsed < 0) {
       std::string joined;
       for (const std::string& a : args) joined += " " + a;

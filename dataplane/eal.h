@@ -20,6 +20,11 @@ struct EalOptions {
   // Software mode: the clock is virtual and nothing reads the TSC rate, so the EAL's 100 ms
   // measurement of it is cut to 1 ms (dataplane/eal_syscalls.h). Real-time mode leaves it off.
   bool quick_tsc_estimate = false;
+  // Software mode: the calling thread keeps the CPUs it may run on. The EAL pins it to the main
+  // lcore's CPU (CPU 0 for `-l 0`) and every thread it starts later inherits that: the lanes of
+  // a `--cores` run would share one CPU, and so would emulators or tests run side by side.
+  // Real-time mode leaves the pinning: its lcores poll their ports on CPUs of their own.
+  bool keep_thread_affinity = false;
   // Given: replaces every default above (a user who knows EAL may say exactly what they want).
   std::vector<std::string> raw_args;
 };

@@ -14,6 +14,7 @@ class EalEnvironment : public ::testing::Environment {
     fe::dp::EalOptions options;
     options.memory_mb = 256;
     options.quick_tsc_estimate = true;  // tests run in virtual time
+    options.keep_thread_affinity = true;
     const fe::Status s = fe::dp::InitEal(options);
     // GoogleTest would report the tests as skipped, and a run that tested nothing as green.
     if (!s.ok()) {
