@@ -1,7 +1,7 @@
 #include "dataplane/eal.h"
 
-#include <rte_eal.h>
 #include <pthread.h>
+#include <rte_eal.h>
 #include <rte_errno.h>
 #include <sched.h>
 
