@@ -1,6 +1,7 @@
 #include "core/scheduler.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <utility>
@@ -23,6 +24,7 @@ void Scheduler::EnableCores(uint32_t lanes, std::vector<uint32_t> lane_of_domain
   lane_of_domain_ = std::move(lane_of_domain);
   if (lanes <= 1) return;
   lanes_.resize(lanes);
+  claims_ = std::make_unique<Claim[]>(lanes);
   workers_ = std::make_unique<LaneWorkers>(lanes, on_thread_start);
 }
 
@@ -139,17 +141,30 @@ void Scheduler::GroupByDomain() {
       uint32_t& rank = rank_[DomainOf(e)];
       if (rank == kNoRank) {
         rank = static_cast<uint32_t>(spans_.size());
-        spans_.push_back(Span{0, 0});
+        spans_.push_back(Span{0, 0, DomainOf(e)});
       }
       ++spans_[rank].end;  // a count until the offsets below
       event_rank_[i++] = rank;
     }
   }
   uint32_t offset = 0;
-  for (Span& s : spans_) {
+  const auto place = [&offset](Span& s) {
     const uint32_t count = s.end;
     s.begin = s.end = offset;
     offset += count;
+  };
+  if (lanes_.empty()) {
+    for (Span& s : spans_) place(s);
+  } else {
+    // Each lane's domains side by side, in the window's order: a lane warming the events a few
+    // places on then warms its own next domain's, not another lane's.
+    for (Lane& lane : lanes_) lane.ranks.clear();
+    for (uint32_t rank = 0; rank < spans_.size(); ++rank) {
+      lanes_[lane_of_domain_[spans_[rank].domain]].ranks.push_back(rank);
+    }
+    for (const Lane& lane : lanes_) {
+      for (const uint32_t rank : lane.ranks) place(spans_[rank]);
+    }
   }
   ordered_.resize(total + kWarmAheadSlots);
   for (size_t k = total; k < ordered_.size(); ++k)
@@ -161,7 +176,7 @@ void Scheduler::GroupByDomain() {
   // The buckets' chunks are free for the pushes of the window.
   queue_.ReleaseTaken();
   for (const Span& s : spans_) {
-    rank_[DomainOf(ordered_[s.begin])] = kNoRank;
+    rank_[s.domain] = kNoRank;
     // A domain's events came in buckets of time, each in push order: nearly sorted already.
     Event* span = ordered_.data();
     for (uint32_t j = s.begin + 1; j < s.end; ++j) {
@@ -214,7 +229,7 @@ uint64_t Scheduler::RunWindow(Time end) {
   Time latest = clock_.Now();
   uint64_t n = 0;
   for (const Span& s : spans_) {
-    running_domain_ = DomainOf(ordered_[s.begin]);
+    running_domain_ = s.domain;
     n += RunDomain(ordered_.data() + s.begin, ordered_.data() + s.end, &local_, &latest,
                    [this](const Event& e) { Run(e); });
   }
@@ -223,20 +238,38 @@ uint64_t Scheduler::RunWindow(Time end) {
   return n;
 }
 
-void Scheduler::RunLane(Lane* lane) {
+void Scheduler::RunLane(uint32_t index) {
+  Lane* const lane = &lanes_[index];
   t_lane_ = lane;
-  for (const uint32_t rank : lane->ranks) {
-    const Span& s = spans_[rank];
-    outbox_of_rank_[rank].begin = static_cast<uint32_t>(lane->outbox.size());
-    lane->running_domain = DomainOf(ordered_[s.begin]);
-    lane->events_run += RunDomain(ordered_.data() + s.begin, ordered_.data() + s.end, &lane->local,
-                                  &lane->latest, [lane](const Event& e) {
-                                    lane->now = e.at;
-                                    e.handler->OnEvent(e.arg);
-                                  });
-    outbox_of_rank_[rank].end = static_cast<uint32_t>(lane->outbox.size());
+  // Its own domains first, then what is left of the others': a lane the host slowed, or given
+  // more of the window's events, is helped. Which lane runs a domain changes nothing but speed.
+  const auto lanes = static_cast<uint32_t>(lanes_.size());
+  for (uint32_t k = 0; k < lanes; ++k) {
+    const uint32_t owner = (index + k) % lanes;
+    const std::vector<uint32_t>& ranks = lanes_[owner].ranks;
+    std::atomic<uint32_t>& claimed = claims_[owner].next;
+    for (;;) {
+      const uint32_t first = claimed.fetch_add(kClaimRanks, std::memory_order_relaxed);
+      if (first >= ranks.size()) break;
+      const auto last = static_cast<uint32_t>(std::min<size_t>(first + kClaimRanks, ranks.size()));
+      for (uint32_t i = first; i < last; ++i) RunRank(lane, index, ranks[i]);
+    }
   }
   t_lane_ = nullptr;
+}
+
+void Scheduler::RunRank(Lane* lane, uint32_t index, uint32_t rank) {
+  const Span& s = spans_[rank];
+  OutboxRange& out = outbox_of_rank_[rank];
+  out.lane = index;
+  out.begin = static_cast<uint32_t>(lane->outbox.size());
+  lane->running_domain = s.domain;
+  lane->events_run += RunDomain(ordered_.data() + s.begin, ordered_.data() + s.end, &lane->local,
+                                &lane->latest, [lane](const Event& e) {
+                                  lane->now = e.at;
+                                  e.handler->OnEvent(e.arg);
+                                });
+  out.end = static_cast<uint32_t>(lane->outbox.size());
 }
 
 uint64_t Scheduler::RunWindowOnLanes(Time end) {
@@ -252,13 +285,12 @@ uint64_t Scheduler::RunWindowOnLanes(Time end) {
     lane.next_local_seq = next_seq_;
     lane.events_run = 0;
     lane.outbox.clear();
-    lane.ranks.clear();
   }
   outbox_of_rank_.resize(spans_.size());
-  for (uint32_t rank = 0; rank < spans_.size(); ++rank) {
-    lanes_[lane_of_domain_[DomainOf(ordered_[spans_[rank].begin])]].ranks.push_back(rank);
+  for (uint32_t lane = 0; lane < lanes_.size(); ++lane) {
+    claims_[lane].next.store(0, std::memory_order_relaxed);
   }
-  workers_->Run([this](uint32_t lane) { RunLane(&lanes_[lane]); });
+  workers_->Run([this](uint32_t lane) { RunLane(lane); });
 
   // What the domains handed on, in one core's order: a later push to the same domain at the
   // same time then still runs after an earlier one. A Serial call runs where it was made, at its
@@ -274,8 +306,8 @@ uint64_t Scheduler::RunWindowOnLanes(Time end) {
     if (lane.latest > latest) latest = lane.latest;
   }
   for (uint32_t rank = 0; rank < spans_.size(); ++rank) {
-    const Lane& lane = lanes_[lane_of_domain_[DomainOf(ordered_[spans_[rank].begin])]];
     const OutboxRange r = outbox_of_rank_[rank];
+    const Lane& lane = lanes_[r.lane];
     for (uint32_t i = r.begin; i < r.end; ++i) {
       Event e = lane.outbox[i];
       if (e.seq == kSerialSeq) {

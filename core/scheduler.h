@@ -21,6 +21,7 @@
 // lanes (docs/multicore.md).
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -217,7 +218,8 @@ class Scheduler {
   // Runs every domain event before `end`, a domain at a time; returns how many ran.
   uint64_t RunWindow(Time end);
   // Orders taken_ by domain (in the order domains first appear, each keeping time order)
-  // into ordered_, with each domain's range in spans_.
+  // into ordered_, with each domain's range in spans_; on lanes, lists each lane's domains in
+  // its ranks and places them side by side.
   void GroupByDomain();
 
   EventQueue queue_;
@@ -275,7 +277,8 @@ class Scheduler {
                             RunFn&& run);
 
   // A thread's share of a multi-core window: the domains it runs, their clock and their events.
-  struct Lane {
+  // A lane writes its clock at every event and its outbox at most: lanes share no cache line.
+  struct alignas(64) Lane {
     Time now;
     Time window_end;
     Time latest;  // the latest event it ran
@@ -305,15 +308,25 @@ class Scheduler {
   static constinit inline thread_local Lane* t_lane_ = nullptr;
   // Runs the window's domains on the lanes, then hands on what they pushed in one core's order.
   uint64_t RunWindowOnLanes(Time end);
-  void RunLane(Lane* lane);
+  // Runs lane `index`'s share of the window: its own domains, then any another lane has not
+  // begun (claimed kClaimRanks at a time, so a claim costs little against the events it brings).
+  void RunLane(uint32_t index);
+  void RunRank(Lane* lane, uint32_t index, uint32_t rank);
+  static constexpr uint32_t kClaimRanks = 4;
   std::vector<Lane> lanes_;
+  // By lane: how far into its ranks the lanes have claimed this window.
+  struct alignas(64) Claim {
+    std::atomic<uint32_t> next{0};
+  };
+  std::unique_ptr<Claim[]> claims_;
   std::vector<uint32_t> lane_of_domain_;
   std::unique_ptr<LaneWorkers> workers_;
   struct OutboxRange {
+    uint32_t lane;  // the lane that ran it
     uint32_t begin;
     uint32_t end;
   };
-  std::vector<OutboxRange> outbox_of_rank_;  // by index in spans_: its part of its lane's outbox
+  std::vector<OutboxRange> outbox_of_rank_;  // by index in spans_: its part of a lane's outbox
   // Past a window's last event, sentinels whose handler does nothing, so that the run can warm
   // the events kWarmAheadSlots places on without testing where the window ends.
   static constexpr size_t kWarmAheadSlots = 3 * kPrefetchDistance;
@@ -327,6 +340,7 @@ class Scheduler {
   struct Span {
     uint32_t begin;
     uint32_t end;
+    uint32_t domain;
   };
   std::vector<Span> spans_;
   std::vector<uint32_t> rank_;  // by domain: its index in spans_ this window, or kNoRank
