@@ -253,6 +253,7 @@ void Scheduler::RunLane(uint32_t index) {
       if (first >= ranks.size()) break;
       const auto last = static_cast<uint32_t>(std::min<size_t>(first + kClaimRanks, ranks.size()));
       for (uint32_t i = first; i < last; ++i) RunRank(lane, index, ranks[i]);
+      if (index == 0) HandOverDone();
     }
   }
   t_lane_ = nullptr;
@@ -262,14 +263,48 @@ void Scheduler::RunRank(Lane* lane, uint32_t index, uint32_t rank) {
   const Span& s = spans_[rank];
   OutboxRange& out = outbox_of_rank_[rank];
   out.lane = index;
-  out.begin = static_cast<uint32_t>(lane->outbox.size());
+  out.begin = lane->outbox.size();
+  lane->made_serial_call = false;
   lane->running_domain = s.domain;
   lane->events_run += RunDomain(ordered_.data() + s.begin, ordered_.data() + s.end, &lane->local,
                                 &lane->latest, [lane](const Event& e) {
                                   lane->now = e.at;
                                   e.handler->OnEvent(e.arg);
                                 });
-  out.end = static_cast<uint32_t>(lane->outbox.size());
+  out.end = lane->outbox.size();
+  out.serial_call = lane->made_serial_call;
+  rank_done_[rank].store(1, std::memory_order_release);
+}
+
+void Scheduler::HandOverDone() {
+  while (!hand_over_stalled_ && handed_ < spans_.size() &&
+         rank_done_[handed_].load(std::memory_order_acquire) != 0) {
+    if (outbox_of_rank_[handed_].serial_call) {
+      hand_over_stalled_ = true;
+      return;
+    }
+    HandOver(handed_++);
+  }
+}
+
+void Scheduler::HandOver(uint32_t rank) {
+  const OutboxRange r = outbox_of_rank_[rank];
+  const EventLog& outbox = lanes_[r.lane].outbox;
+  for (uint32_t i = r.begin; i < r.end; ++i) {
+    Event e = outbox[i];
+    if (e.seq == kSerialSeq) {
+      clock_.AdvanceTo(e.at);
+      e.handler->OnEvent(e.arg);
+      continue;
+    }
+    const auto domain = static_cast<uint32_t>(e.seq);
+    e.seq = (next_seq_++ << kDomainBits) | domain;
+    if (domain == 0) {
+      global_.Push(e);
+    } else {
+      queue_.Push(e);
+    }
+  }
 }
 
 uint64_t Scheduler::RunWindowOnLanes(Time end) {
@@ -287,6 +322,15 @@ uint64_t Scheduler::RunWindowOnLanes(Time end) {
     lane.outbox.clear();
   }
   outbox_of_rank_.resize(spans_.size());
+  if (rank_done_size_ < spans_.size()) {
+    rank_done_size_ = spans_.size() * 2;
+    rank_done_ = std::make_unique<std::atomic<uint8_t>[]>(rank_done_size_);
+  }
+  for (uint32_t rank = 0; rank < spans_.size(); ++rank) {
+    rank_done_[rank].store(0, std::memory_order_relaxed);
+  }
+  handed_ = 0;
+  hand_over_stalled_ = false;
   for (uint32_t lane = 0; lane < lanes_.size(); ++lane) {
     claims_[lane].next.store(0, std::memory_order_relaxed);
   }
@@ -305,25 +349,7 @@ uint64_t Scheduler::RunWindowOnLanes(Time end) {
     n += lane.events_run;
     if (lane.latest > latest) latest = lane.latest;
   }
-  for (uint32_t rank = 0; rank < spans_.size(); ++rank) {
-    const OutboxRange r = outbox_of_rank_[rank];
-    const Lane& lane = lanes_[r.lane];
-    for (uint32_t i = r.begin; i < r.end; ++i) {
-      Event e = lane.outbox[i];
-      if (e.seq == kSerialSeq) {
-        clock_.AdvanceTo(e.at);
-        e.handler->OnEvent(e.arg);
-        continue;
-      }
-      const auto domain = static_cast<uint32_t>(e.seq);
-      e.seq = (next_seq_++ << kDomainBits) | domain;
-      if (domain == 0) {
-        global_.Push(e);
-      } else {
-        queue_.Push(e);
-      }
-    }
-  }
+  while (handed_ < spans_.size()) HandOver(handed_++);
   in_window_ = false;
   events_run_ += n;
   clock_.AdvanceTo(latest);

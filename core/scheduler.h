@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "core/clock.h"
+#include "core/event_log.h"
 #include "core/event_queue.h"
 #include "core/units.h"
 
@@ -113,6 +114,7 @@ class Scheduler {
   void Serial(EventHandler* handler, uint64_t arg) {
     if (Lane* lane = t_lane_) [[unlikely]] {
       lane->outbox.push_back(Event{lane->now, kSerialSeq, handler, arg});
+      lane->made_serial_call = true;
       return;
     }
     handler->OnEvent(arg);
@@ -288,8 +290,9 @@ class Scheduler {
     uint64_t events_run = 0;
     SortedEvents local;
     // Pushed for after the window (domain in seq) and Serial calls, in the order made.
-    std::vector<Event> outbox;
-    std::vector<uint32_t> ranks;  // the window's domains it runs, by their index in spans_
+    EventLog outbox;
+    bool made_serial_call = false;  // by the domain it runs
+    std::vector<uint32_t> ranks;    // the window's domains it runs, by their index in spans_
     [[gnu::always_inline]] void Push(uint32_t domain, Time at, EventHandler* handler,
                                      uint64_t arg) {
       if (at < now) at = now;
@@ -325,8 +328,20 @@ class Scheduler {
     uint32_t lane;  // the lane that ran it
     uint32_t begin;
     uint32_t end;
+    bool serial_call;  // it holds a Serial call
   };
   std::vector<OutboxRange> outbox_of_rank_;  // by index in spans_: its part of a lane's outbox
+  // Hand-over while the lanes run. Lane 0 (the caller's thread) pushes each domain's outbox as
+  // soon as it and every domain before it in the window's order are done, between its own
+  // claims: the serial part of a window shrinks to what is left at its end. Pushes reach only
+  // the queue, which no lane reads in a window. A Serial call waits for the window's end (it may
+  // read state a lane is changing), and so does everything after it.
+  void HandOverDone();
+  void HandOver(uint32_t rank);
+  std::unique_ptr<std::atomic<uint8_t>[]> rank_done_;  // by rank: its domain has run
+  size_t rank_done_size_ = 0;
+  uint32_t handed_ = 0;  // ranks handed over so far this window
+  bool hand_over_stalled_ = false;
   // Past a window's last event, sentinels whose handler does nothing, so that the run can warm
   // the events kWarmAheadSlots places on without testing where the window ends.
   static constexpr size_t kWarmAheadSlots = 3 * kPrefetchDistance;
