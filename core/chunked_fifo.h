@@ -12,6 +12,9 @@
 
 namespace fe {
 
+// Four cache lines: 15 packet-queue entries of 16 bytes after the link. Larger chunks leave more
+// unfilled at each queue's ends, smaller ones spend more on links (512 and 128 bytes each cost
+// some 0.3 MiB more at k = 16's peak).
 inline constexpr size_t kFifoChunkBytes = 256;
 
 // The chunks of every ChunkedFifo. Each thread takes from and gives to a free list of its own,
@@ -22,8 +25,9 @@ class FifoChunkPool {
  public:
   static void* Take() {
     void* c = t_free_;
-    if (c == nullptr) [[unlikely]]
+    if (c == nullptr) [[unlikely]] {
       return Refill();
+    }
     t_free_ = *static_cast<void**>(c);
     return c;
   }
