@@ -39,10 +39,10 @@ std::string ScenarioDir(const std::string& path) {
   return dir.empty() ? "." : dir.string();
 }
 
-// DPDK heap for a software run. Its packets live in host pages (dp::PoolMemory::kHostPages); the
-// heap holds only the pool's descriptor with its per-lcore caches (1 MB) and its stack of free
-// mbufs (8 bytes for each of up to dp::kMaxMbufPoolSize: 16 MB).
-constexpr int kSoftwareEalMemoryMb = 64;
+// DPDK heap for a software run. Its packets live in host pages (dp::PoolMemory::kHostPages), and
+// so does their free list: the heap holds only the pool's descriptor (some 150 KB at k = 16).
+// Kept small, as the EAL writes a 48-byte descriptor for each 4 KB page of it.
+constexpr int kSoftwareEalMemoryMb = 4;
 
 int Run(const CliArgs& args, const fabric_emu::Scenario& loaded) {
   // A replay runs the events file's commands instead of the schedule (which it holds already).

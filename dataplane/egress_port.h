@@ -19,6 +19,7 @@
 #include "congestion/egress_scheduler.h"
 #include "congestion/pfc.h"
 #include "congestion/pfc_watchdog.h"
+#include "core/chunked_fifo.h"
 #include "core/fifo.h"
 #include "core/random.h"
 #include "core/scheduler.h"
@@ -326,8 +327,11 @@ class alignas(64) EgressPort : public EventHandler {
 
   // One queue's packets and the statistics kept as they come and go: one cache line, so a
   // packet's enqueue and dequeue touch only its own queue's line besides the port's first lines.
+  // The packets sit in chunks of a pool that every queue of the thread shares: an empty queue
+  // holds none, so a fabric's queue memory follows what is queued at once, not the sum of each
+  // queue's own peak.
   struct alignas(64) QueueState {
-    Fifo<Queued> fifo;
+    ChunkedFifo<Queued> fifo;
     uint32_t bytes = 0;
     uint32_t max_bytes = 0;
     Time changed;                // of `bytes`, last

@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "dataplane/packet.h"
+#include "dataplane/packet_free_list.h"
 
 namespace fe::dp {
 
@@ -18,7 +19,7 @@ constexpr size_t kHugePageBytes = 2u << 20;
 // 2 MB of 256-byte mbufs per growth: a pool holds at most that much more than its peak use (a
 // growth writes every object it adds, so all of it is resident).
 constexpr size_t kGrowObjects = 8192;
-constexpr char kLifoOps[] = "stack";
+constexpr char kLifoOps[] = "stack";  // DPDK's LIFO, for DPDK-heap pools
 
 void Unmap(rte_mempool_memhdr* hdr, void* /*opaque*/) { munmap(hdr->addr, hdr->len); }
 
@@ -56,14 +57,16 @@ StatusOr<rte_mempool*> CreatePacketPool(const std::string& name, uint32_t n,
   const unsigned elt_bytes = sizeof(rte_mbuf) + priv_bytes + kHostPagesDataRoomBytes;
   // No spreading: DPDK would pad a 256-byte element to 320 so that consecutive objects start on
   // different memory channels, which helps a NIC's DMA, not a fabric the core keeps in cache.
-  rte_mempool* mp = rte_mempool_create_empty(name.c_str(), n, elt_bytes, kCacheSize,
+  // No DPDK per-lcore caches: the free list keeps a LIFO per lcore itself (DPDK zeroes its 128
+  // caches when it makes the pool, 1 MB of its heap resident for the one or two a run uses).
+  rte_mempool* mp = rte_mempool_create_empty(name.c_str(), n, elt_bytes, /*cache_size=*/0,
                                              sizeof(rte_pktmbuf_pool_private), SOCKET_ID_ANY,
                                              RTE_MEMPOOL_F_NO_SPREAD);
   if (mp == nullptr) return Failed("empty pool", n);
   rte_pktmbuf_pool_private priv{};
   priv.mbuf_data_room_size = kHostPagesDataRoomBytes;
   priv.mbuf_priv_size = priv_bytes;
-  if (rte_mempool_set_ops_byname(mp, kLifoOps, nullptr) != 0) {
+  if (rte_mempool_set_ops_byname(mp, PacketFreeListOps(), nullptr) != 0) {
     rte_mempool_free(mp);
     return Failed("LIFO ops", n);
   }
@@ -114,9 +117,10 @@ bool ReleaseIdlePacketMemory(rte_mempool* mp) {
     if (hdr->free_cb != Unmap) return false;  // DPDK's heap: not ours to give back
   }
   // Zero-fill on the next touch: an mbuf whose pool pointer is null is initialised when handed
-  // out (AllocPacket), and the stack of free objects and the per-lcore caches live in DPDK's
-  // heap. Only DPDK's chain of all objects through their headers is cut, which only
+  // out (AllocPacket), and the free list, kept in the free mbufs, starts afresh from the chunks.
+  // Only DPDK's chain of all objects through their headers is cut, which only
   // rte_mempool_obj_iter walks (audits and dumps; nothing here calls it).
+  if (!ResetPacketFreeList(mp)) return false;
   STAILQ_FOREACH(hdr, &mp->mem_list, next) madvise(hdr->addr, hdr->len, MADV_DONTNEED);
   return true;
 }

@@ -1,0 +1,249 @@
+#include "dataplane/packet_free_list.h"
+
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+#include <rte_spinlock.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <vector>
+
+namespace fe::dp {
+namespace {
+
+constexpr char kOpsName[] = "fe_free_list";
+
+// A free mbuf's data room (at least 60 bytes, which nothing reads before writing it) holds a
+// block: up to kBlockObjects other free mbufs and the link to the next block. The holder itself is
+// handed out once its block is empty, which makes a list of blocks a LIFO whose reads and writes
+// touch one line per kBlockObjects + 1 mbufs.
+constexpr uint32_t kBlockObjects = 6;
+struct Block {
+  Block* next;
+  uint32_t n;
+  void* objects[kBlockObjects];
+};
+static_assert(sizeof(Block) <= 64);
+
+// An lcore's list holds up to kLaneMax mbufs; past that, the most recent kLaneMoved or so go to
+// the shared list, and an lcore whose list is empty takes as many from there (DPDK's per-lcore
+// cache sizes: 512, flushed at 1.5 times that).
+constexpr uint32_t kLaneMax = 768;
+constexpr uint32_t kLaneMoved = 512;
+
+struct List {
+  Block* top = nullptr;
+  uint32_t count = 0;
+};
+
+// One lcore's free mbufs: only that lcore changes them, without a lock (a count read elsewhere is
+// only a count at rest, as the pool's available count is).
+struct alignas(64) Lane {
+  List list;
+  std::atomic<uint32_t> count{0};  // list.count, for readers on other lcores
+};
+
+// Objects no one has handed out since the last reset, taken in address order.
+struct Untouched {
+  char* next;
+  char* end;
+};
+
+struct FreeList {
+  uint32_t block_offset = 0;  // from an object to its data room
+  uint32_t stride = 0;        // between consecutive objects of a memory chunk
+  std::unique_ptr<Lane[]> lanes{new Lane[RTE_MAX_LCORE]};
+  // Shared, under `lock`: mbufs freed by threads that are no lcore, and lcores' overflow.
+  rte_spinlock_t lock = RTE_SPINLOCK_INITIALIZER;
+  List shared;
+  uint32_t untouched = 0;  // objects in `fresh`
+  std::vector<Untouched> fresh;
+};
+
+FreeList* Of(const rte_mempool* mp) { return static_cast<FreeList*>(mp->pool_data); }
+
+void Push(const FreeList& f, List& l, void* obj) {
+  if (l.top != nullptr && l.top->n < kBlockObjects) {
+    l.top->objects[l.top->n++] = obj;
+  } else {
+    auto* b = reinterpret_cast<Block*>(static_cast<char*>(obj) + f.block_offset);
+    b->next = l.top;
+    b->n = 0;
+    l.top = b;
+  }
+  ++l.count;
+}
+
+// l must not be empty.
+void* Pop(const FreeList& f, List& l) {
+  --l.count;
+  Block* b = l.top;
+  if (b->n > 0) return b->objects[--b->n];
+  l.top = b->next;
+  return reinterpret_cast<char*>(b) - f.block_offset;
+}
+
+// Moves whole blocks from the top of `from` to the top of `to`, at least `at_least` objects or
+// all there are.
+void MoveBlocks(List& from, List& to, uint32_t at_least) {
+  if (from.top == nullptr) return;
+  Block* last = from.top;
+  uint32_t moved = last->n + 1;
+  while (moved < at_least && last->next != nullptr) {
+    last = last->next;
+    moved += last->n + 1;
+  }
+  Block* rest = last->next;
+  last->next = to.top;
+  to.top = from.top;
+  to.count += moved;
+  from.top = rest;
+  from.count -= moved;
+}
+
+int Alloc(rte_mempool* mp) {
+  auto* f = new (std::nothrow) FreeList;
+  if (f == nullptr) return -ENOMEM;
+  f->block_offset = sizeof(rte_mbuf) + rte_pktmbuf_priv_size(mp);
+  f->stride = mp->header_size + mp->elt_size + mp->trailer_size;
+  mp->pool_data = f;
+  return 0;
+}
+
+void Free(rte_mempool* mp) {
+  delete Of(mp);
+  mp->pool_data = nullptr;
+}
+
+int Enqueue(rte_mempool* mp, void* const* objs, unsigned n) {
+  FreeList& f = *Of(mp);
+  const unsigned id = rte_lcore_id();
+  if (id < RTE_MAX_LCORE) [[likely]] {
+    Lane& lane = f.lanes[id];
+    for (unsigned i = 0; i < n; ++i) Push(f, lane.list, objs[i]);
+    if (lane.list.count > kLaneMax) [[unlikely]] {
+      rte_spinlock_lock(&f.lock);
+      MoveBlocks(lane.list, f.shared, kLaneMoved);
+      rte_spinlock_unlock(&f.lock);
+    }
+    lane.count.store(lane.list.count, std::memory_order_relaxed);
+    return 0;
+  }
+  rte_spinlock_lock(&f.lock);
+  for (unsigned i = 0; i < n; ++i) Push(f, f.shared, objs[i]);
+  rte_spinlock_unlock(&f.lock);
+  return 0;
+}
+
+// With the lock held: an object from the shared list or, that empty, a never handed out one.
+void* PopShared(FreeList& f) {
+  if (f.shared.count > 0) return Pop(f, f.shared);
+  while (f.fresh.back().next == f.fresh.back().end) f.fresh.pop_back();
+  Untouched& u = f.fresh.back();
+  void* obj = u.next;
+  u.next += f.stride;
+  --f.untouched;
+  return obj;
+}
+
+int Dequeue(rte_mempool* mp, void** objs, unsigned n) {
+  FreeList& f = *Of(mp);
+  const unsigned id = rte_lcore_id();
+  List* own = id < RTE_MAX_LCORE ? &f.lanes[id].list : nullptr;
+  if (own != nullptr && own->count >= n) [[likely]] {
+    for (unsigned i = 0; i < n; ++i) objs[i] = Pop(f, *own);
+    f.lanes[id].count.store(own->count, std::memory_order_relaxed);
+    return 0;
+  }
+  rte_spinlock_lock(&f.lock);
+  const uint32_t own_count = own != nullptr ? own->count : 0;
+  if (own_count + f.shared.count + f.untouched < n) {
+    rte_spinlock_unlock(&f.lock);
+    return -ENOBUFS;
+  }
+  unsigned i = 0;
+  for (; i < own_count; ++i) objs[i] = Pop(f, *own);
+  for (; i < n; ++i) objs[i] = PopShared(f);
+  if (own != nullptr) {
+    MoveBlocks(f.shared, *own, kLaneMoved);
+    f.lanes[id].count.store(own->count, std::memory_order_relaxed);
+  }
+  rte_spinlock_unlock(&f.lock);
+  return 0;
+}
+
+unsigned GetCount(const rte_mempool* mp) {
+  FreeList& f = *Of(mp);
+  uint64_t n = 0;
+  for (unsigned i = 0; i < RTE_MAX_LCORE; ++i) {
+    n += f.lanes[i].count.load(std::memory_order_relaxed);
+  }
+  rte_spinlock_lock(&f.lock);
+  n += f.shared.count + f.untouched;
+  rte_spinlock_unlock(&f.lock);
+  return static_cast<unsigned>(n);
+}
+
+const rte_mempool_ops kOps = [] {
+  rte_mempool_ops ops{};
+  snprintf(ops.name, sizeof(ops.name), "%s", kOpsName);
+  ops.alloc = Alloc;
+  ops.free = Free;
+  ops.enqueue = Enqueue;
+  ops.dequeue = Dequeue;
+  ops.get_count = GetCount;
+  return ops;
+}();
+
+}  // namespace
+
+const char* PacketFreeListOps() {
+  static const int registered = rte_mempool_register_ops(&kOps);
+  (void)registered;
+  return kOpsName;
+}
+
+bool ResetPacketFreeList(rte_mempool* mp) {
+  if (mp->pool_data == nullptr ||
+      std::strcmp(rte_mempool_get_ops(mp->ops_index)->name, kOpsName) != 0) {
+    return false;
+  }
+  // Each chunk holds its objects from its start, header first, a stride apart (DPDK's populate
+  // helper on a page-aligned chunk whose pages hold whole objects), up to the pool's size.
+  rte_mempool_memhdr* hdr;
+  STAILQ_FOREACH(hdr, &mp->mem_list, next) {
+    if (rte_mempool_get_header(static_cast<char*>(hdr->addr) + mp->header_size)->mp != mp) {
+      return false;
+    }
+  }
+  if (mp->cache_size != 0) {
+    for (unsigned lcore = 0; lcore < RTE_MAX_LCORE; ++lcore) mp->local_cache[lcore].len = 0;
+  }
+  FreeList& f = *Of(mp);
+  for (unsigned lcore = 0; lcore < RTE_MAX_LCORE; ++lcore) {
+    f.lanes[lcore].list = List{};
+    f.lanes[lcore].count.store(0, std::memory_order_relaxed);
+  }
+  f.shared = List{};
+  f.fresh.clear();
+  f.untouched = 0;
+  uint32_t left = mp->populated_size;
+  STAILQ_FOREACH(hdr, &mp->mem_list, next) {
+    const uint32_t objects = std::min<uint32_t>(left, static_cast<uint32_t>(hdr->len / f.stride));
+    char* first = static_cast<char*>(hdr->addr) + mp->header_size;
+    f.fresh.push_back(Untouched{first, first + size_t{objects} * f.stride});
+    f.untouched += objects;
+    left -= objects;
+  }
+  // Handed out in address order: the first chunk's first object first.
+  std::reverse(f.fresh.begin(), f.fresh.end());
+  return true;
+}
+
+}  // namespace fe::dp
