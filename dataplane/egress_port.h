@@ -190,6 +190,11 @@ class alignas(64) EgressPort : public EventHandler {
 
   Rate rate() const { return rate_; }
   Time delay() const { return delay_; }
+  // What a queued packet's entry costs in its queue, its chunk's link shared with the chunk's
+  // other entries (docs/performance.md, memory).
+  static constexpr double QueueBytesPerPacket() {
+    return static_cast<double>(kFifoChunkBytes) / ChunkedFifo<Queued>::kItems;
+  }
   // By priority q: a priority the port has no queue for never holds anything.
   uint32_t queue_bytes(int q) const {
     const int s = QueueSlotOf(queue_priorities_, q);
