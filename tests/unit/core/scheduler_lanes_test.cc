@@ -126,6 +126,15 @@ uint64_t Ties(const Model& m) {
   return ties;
 }
 
+// Every domain ran the same events in the same order, and so did the Serial calls and domain 0.
+void ExpectSameRun(const Model& m, const Model& one) {
+  for (uint32_t d = 0; d < kDomains; ++d) {
+    EXPECT_EQ(m.nodes[d].trace, one.nodes[d].trace) << "domain " << d + 1;
+  }
+  EXPECT_EQ(m.notices.log, one.notices.log);
+  EXPECT_EQ(m.sampler.log, one.sampler.log);
+}
+
 TEST(SchedulerLanesTest, ExecutesAsOneCoreOnTwoAndThreeLanes) {
   Model one(0);
   const uint64_t ran = one.sched.RunUntil(Time::Infinite());
@@ -140,11 +149,7 @@ TEST(SchedulerLanesTest, ExecutesAsOneCoreOnTwoAndThreeLanes) {
     EXPECT_EQ(m.sched.RunUntil(Time::Infinite()), ran);
     EXPECT_EQ(m.sched.events_run(), one.sched.events_run());
     EXPECT_EQ(m.sched.Now(), one.sched.Now());
-    for (uint32_t d = 0; d < kDomains; ++d) {
-      EXPECT_EQ(m.nodes[d].trace, one.nodes[d].trace) << "domain " << d + 1;
-    }
-    EXPECT_EQ(m.notices.log, one.notices.log);
-    EXPECT_EQ(m.sampler.log, one.sampler.log);
+    ExpectSameRun(m, one);
   }
 }
 
@@ -157,11 +162,7 @@ TEST(SchedulerLanesTest, DomainsTakenFromAnotherLaneRunAsOnOneCore) {
     SCOPED_TRACE(lanes);
     Model m(lanes, /*all_on_lane_0=*/true);
     m.sched.RunUntil(Time::Infinite());
-    for (uint32_t d = 0; d < kDomains; ++d) {
-      EXPECT_EQ(m.nodes[d].trace, one.nodes[d].trace) << "domain " << d + 1;
-    }
-    EXPECT_EQ(m.notices.log, one.notices.log);
-    EXPECT_EQ(m.sampler.log, one.sampler.log);
+    ExpectSameRun(m, one);
   }
 }
 
