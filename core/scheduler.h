@@ -292,7 +292,7 @@ class Scheduler {
     // Pushed for after the window (domain in seq) and Serial calls, in the order made.
     EventLog outbox;
     bool made_serial_call = false;  // by the domain it runs
-    std::vector<uint32_t> ranks;    // the window's domains it runs, by their index in spans_
+    std::vector<uint32_t> ranks;    // the window's domains assigned to it, by index in spans_
     [[gnu::always_inline]] void Push(uint32_t domain, Time at, EventHandler* handler,
                                      uint64_t arg) {
       if (at < now) at = now;
