@@ -2,7 +2,6 @@
 
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
-#include <rte_spinlock.h>
 
 #include <algorithm>
 #include <atomic>
@@ -11,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <vector>
 
@@ -59,8 +59,10 @@ struct FreeList {
   uint32_t block_offset = 0;  // from an object to its data room
   uint32_t stride = 0;        // between consecutive objects of a memory chunk
   std::unique_ptr<Lane[]> lanes{new Lane[RTE_MAX_LCORE]};
-  // Shared, under `lock`: mbufs freed by threads that are no lcore, and lcores' overflow.
-  rte_spinlock_t lock = RTE_SPINLOCK_INITIALIZER;
+  // Shared, under `lock`: mbufs freed by threads that are no lcore, and lcores' overflow. Taken
+  // once per hundreds of mbufs; a std::mutex, which a thread checker sees (DPDK's spinlock is
+  // inline assembly, invisible to it).
+  std::mutex lock;
   List shared;
   uint32_t untouched = 0;  // objects in `fresh`
   std::vector<Untouched> fresh;
@@ -128,16 +130,14 @@ int Enqueue(rte_mempool* mp, void* const* objs, unsigned n) {
     Lane& lane = f.lanes[id];
     for (unsigned i = 0; i < n; ++i) Push(f, lane.list, objs[i]);
     if (lane.list.count > kLaneMax) [[unlikely]] {
-      rte_spinlock_lock(&f.lock);
+      const std::lock_guard hold(f.lock);
       MoveBlocks(lane.list, f.shared, kLaneMoved);
-      rte_spinlock_unlock(&f.lock);
     }
     lane.count.store(lane.list.count, std::memory_order_relaxed);
     return 0;
   }
-  rte_spinlock_lock(&f.lock);
+  const std::lock_guard hold(f.lock);
   for (unsigned i = 0; i < n; ++i) Push(f, f.shared, objs[i]);
-  rte_spinlock_unlock(&f.lock);
   return 0;
 }
 
@@ -161,12 +161,9 @@ int Dequeue(rte_mempool* mp, void** objs, unsigned n) {
     f.lanes[id].count.store(own->count, std::memory_order_relaxed);
     return 0;
   }
-  rte_spinlock_lock(&f.lock);
+  const std::lock_guard hold(f.lock);
   const uint32_t own_count = own != nullptr ? own->count : 0;
-  if (own_count + f.shared.count + f.untouched < n) {
-    rte_spinlock_unlock(&f.lock);
-    return -ENOBUFS;
-  }
+  if (own_count + f.shared.count + f.untouched < n) return -ENOBUFS;
   unsigned i = 0;
   for (; i < own_count; ++i) objs[i] = Pop(f, *own);
   for (; i < n; ++i) objs[i] = PopShared(f);
@@ -174,7 +171,6 @@ int Dequeue(rte_mempool* mp, void** objs, unsigned n) {
     MoveBlocks(f.shared, *own, kLaneMoved);
     f.lanes[id].count.store(own->count, std::memory_order_relaxed);
   }
-  rte_spinlock_unlock(&f.lock);
   return 0;
 }
 
@@ -184,9 +180,8 @@ unsigned GetCount(const rte_mempool* mp) {
   for (unsigned i = 0; i < RTE_MAX_LCORE; ++i) {
     n += f.lanes[i].count.load(std::memory_order_relaxed);
   }
-  rte_spinlock_lock(&f.lock);
+  const std::lock_guard hold(f.lock);
   n += f.shared.count + f.untouched;
-  rte_spinlock_unlock(&f.lock);
   return static_cast<unsigned>(n);
 }
 
