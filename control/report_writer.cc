@@ -8,6 +8,7 @@
 #include "control/message_counts.h"
 #include "control/report/credit_json.h"
 #include "control/report/jobs_json.h"
+#include "control/report/json_text.h"
 #include "control/report/kv_report.h"
 #include "control/report/load_balancing_report.h"
 #include "control/report/summary_jobs.h"
@@ -150,7 +151,7 @@ std::string SummaryJson(const fabric_emu::Scenario& scenario, uint64_t seed,
   if (!e.workload.requests.empty()) {
     j["kv_cache"] = KvSummaryJson(e.workload, OutcomesOf(e.fabric->messages()));
   }
-  j["switch_queues"] = SwitchQueuesJson(e);
+  j["switch_queues"] = kSplicedMember;
   j["paused_host_uplinks"] = PausedHostsJson(e);
   if (Json c = CreditLinksJson(*e.fabric, e.sched.Now()); !c.is_null()) j["credit_links"] = c;
   j["load_balancing"] = LoadBalancingJson(e);
@@ -164,7 +165,7 @@ std::string SummaryJson(const fabric_emu::Scenario& scenario, uint64_t seed,
   const double wall = run.wall_time_s > 0 ? run.wall_time_s : 1e-9;
   j["packet_hops_per_wall_s"] = static_cast<double>(t.packet_hops) / wall;
   j["events_per_wall_s"] = static_cast<double>(run.events) / wall;
-  return j.dump(2) + "\n";
+  return SpliceMember(j.dump(2), "switch_queues", SwitchQueuesText(e)) + "\n";
 }
 
 std::string FlowsCsv(const FlowMetrics& metrics, const Workload& workload,

@@ -245,7 +245,7 @@ int RunServe(const fabric_emu::Scenario& given, const ServeOptions& options) {
     report.loop = *stats;
   }
   DetachCapture(scenario, &e, real_host_ptrs);
-  report.switch_queues = SwitchQueuesJson(e);
+  report.switch_queues = SwitchQueuesText(e);
   report.paused_host_uplinks = PausedHostsJson(e);
   report.mbufs_freed_at_teardown = Teardown(&attached, &e, &port_reports);
   report.fabric_pool_in_use = e.fabric->mbufs_in_use();

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "control/report/json_text.h"
 #include "dataplane/addressing.h"
 #include "dataplane/drop_reason.h"
 
@@ -117,13 +118,13 @@ std::string ServeSummaryJson(const ServeReport& r) {
   j["fabric_drops"] = Drops(r.fabric.drops);
   j["links"] = r.links;
   j["wire_bytes"] = r.fabric.wire_bytes;
-  j["switch_queues"] = r.switch_queues;
+  j["switch_queues"] = kSplicedMember;
   j["paused_host_uplinks"] = r.paused_host_uplinks;
   j["mbufs_freed_at_teardown"] = r.mbufs_freed_at_teardown;
   j["mbufs_in_use_at_exit"] = r.fabric_pool_in_use + r.rx_pool_in_use;
   j["fabric_pool_in_use_at_exit"] = r.fabric_pool_in_use;
   j["rx_pool_in_use_at_exit"] = r.rx_pool_in_use;
-  return j.dump(2) + "\n";
+  return SpliceMember(j.dump(2), "switch_queues", r.switch_queues) + "\n";
 }
 
 std::string ServeProgressLine(const dp::RealtimeProgress& p, Time behind_threshold) {

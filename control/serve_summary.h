@@ -38,8 +38,8 @@ struct ServeReport {
   dp::FabricTotals fabric;
   size_t links = 0;
   // As a software run's summary writes them (control/report/switch_queues_json.h), taken when the
-  // loop stopped, before teardown drains the queues.
-  nlohmann::ordered_json switch_queues;
+  // loop stopped, before teardown drains the queues; switch_queues as JSON text.
+  std::string switch_queues = "[]";
   nlohmann::ordered_json paused_host_uplinks;
   uint64_t messages = 0;  // emulated messages that ran
   uint64_t messages_delivered = 0;

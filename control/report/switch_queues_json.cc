@@ -1,5 +1,6 @@
 #include "control/report/switch_queues_json.h"
 
+#include "control/report/json_text.h"
 #include "dataplane/drop_reason.h"
 
 namespace fe::control {
@@ -12,9 +13,10 @@ double Ns(Time t) { return static_cast<double>(t.ps()) / 1000.0; }
 
 }  // namespace
 
-nlohmann::ordered_json SwitchQueuesJson(const Emulation& e) {
+std::string SwitchQueuesText(const Emulation& e) {
   const Time now = e.sched.Now();
-  Json out = Json::array();
+  JsonTextWriter out(1);
+  out.BeginArray();
   const dp::Fabric& f = *e.fabric;
   for (size_t i = 0; i < f.num_switches(); ++i) {
     const dp::Switch& sw = f.switch_at(i);
@@ -30,31 +32,45 @@ nlohmann::ordered_json SwitchQueuesJson(const Emulation& e) {
             c.resume_frames_sent == 0 && received == 0) {
           continue;
         }
-        Json o;
-        o["switch"] = e.graph.node(sw.node()).name;
-        o["port"] = p;
-        o["queue"] = q;
-        o["max_depth_bytes"] = max_bytes;
-        o["mean_depth_bytes"] =
-            now.ps() > 0 ? port.QueueByteTime(q, now) / static_cast<double>(now.ps()) : 0.0;
-        o["ecn_marks"] = c.ecn_marks;
-        Json by_reason = Json::object();
+        out.BeginObject();
+        out.Key("switch");
+        out.Value(e.graph.node(sw.node()).name);
+        out.Key("port");
+        out.Value(uint64_t{p});
+        out.Key("queue");
+        out.Value(uint64_t{q});
+        out.Key("max_depth_bytes");
+        out.Value(uint64_t{max_bytes});
+        out.Key("mean_depth_bytes");
+        out.Value(now.ps() > 0 ? port.QueueByteTime(q, now) / static_cast<double>(now.ps()) : 0.0);
+        out.Key("ecn_marks");
+        out.Value(c.ecn_marks);
+        out.Key("drops");
+        out.BeginObject();
         for (size_t r = 0; r < c.drops.packets.size(); ++r) {
           if (c.drops.packets[r] == 0) continue;
-          by_reason[dp::DropReasonName(static_cast<dp::DropReason>(r))] = c.drops.packets[r];
+          out.Key(dp::DropReasonName(static_cast<dp::DropReason>(r)));
+          out.Value(c.drops.packets[r]);
         }
-        o["drops"] = by_reason;
-        o["pause_frames_sent"] = c.pause_frames_sent;
-        o["resume_frames_sent"] = c.resume_frames_sent;
-        o["pause_frames_received"] = received;
-        o["paused_time_ns"] = Ns(paused);
-        if (port.credit_port() != nullptr)
-          o["credit_blocked_time_ns"] = Ns(port.CreditBlockedTime(q, now));
-        out.push_back(o);
+        out.EndObject();
+        out.Key("pause_frames_sent");
+        out.Value(c.pause_frames_sent);
+        out.Key("resume_frames_sent");
+        out.Value(c.resume_frames_sent);
+        out.Key("pause_frames_received");
+        out.Value(received);
+        out.Key("paused_time_ns");
+        out.Value(Ns(paused));
+        if (port.credit_port() != nullptr) {
+          out.Key("credit_blocked_time_ns");
+          out.Value(Ns(port.CreditBlockedTime(q, now)));
+        }
+        out.EndObject();
       }
     }
   }
-  return out;
+  out.EndArray();
+  return out.text();
 }
 
 nlohmann::ordered_json PausedHostsJson(const Emulation& e) {

@@ -1,0 +1,79 @@
+#include "control/report/json_text.h"
+
+#include <charconv>
+#include <stdexcept>
+
+namespace fe::control {
+
+namespace {
+constexpr size_t kIndent = 2;  // dump(2)
+}
+
+void JsonTextWriter::NewLine(size_t depth) {
+  out_ += '\n';
+  out_.append(depth * kIndent, ' ');
+}
+
+void JsonTextWriter::BeforeValue() {
+  if (after_key_) {
+    after_key_ = false;
+    return;
+  }
+  if (counts_.empty()) return;  // the value itself
+  if (counts_.back()++ > 0) out_ += ',';
+  NewLine(static_cast<size_t>(depth_) + counts_.size());
+}
+
+void JsonTextWriter::Key(std::string_view key) {
+  if (counts_.back()++ > 0) out_ += ',';
+  NewLine(static_cast<size_t>(depth_) + counts_.size());
+  out_ += '"';
+  out_ += key;
+  out_ += "\": ";
+  after_key_ = true;
+}
+
+void JsonTextWriter::Open(char bracket) {
+  BeforeValue();
+  out_ += bracket;
+  counts_.push_back(0);
+}
+
+void JsonTextWriter::Close(char bracket) {
+  // An empty container stays on its line, as dump() writes it: [] and {}.
+  if (counts_.back() > 0) NewLine(static_cast<size_t>(depth_) + counts_.size() - 1);
+  counts_.pop_back();
+  out_ += bracket;
+}
+
+void JsonTextWriter::Value(uint64_t v) {
+  BeforeValue();
+  char digits[24];
+  const std::to_chars_result r = std::to_chars(digits, digits + sizeof(digits), v);
+  out_.append(digits, r.ptr);
+}
+
+void JsonTextWriter::Value(double v) {
+  BeforeValue();
+  out_ += nlohmann::json(v).dump();
+}
+
+void JsonTextWriter::Value(const std::string& v) {
+  BeforeValue();
+  out_ += nlohmann::json(v).dump();
+}
+
+std::string SpliceMember(std::string dumped, std::string_view key, std::string_view text) {
+  std::string prefix = "\n  \"";
+  prefix += key;
+  prefix += "\": ";
+  const std::string placeholder = nlohmann::json(kSplicedMember).dump();
+  const size_t at = dumped.find(prefix + placeholder);
+  if (at == std::string::npos) {
+    throw std::logic_error("SpliceMember: no member \"" + std::string(key) + "\" to fill in");
+  }
+  dumped.replace(at + prefix.size(), placeholder.size(), text);
+  return dumped;
+}
+
+}  // namespace fe::control
