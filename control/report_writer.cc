@@ -165,7 +165,7 @@ std::string SummaryJson(const fabric_emu::Scenario& scenario, uint64_t seed,
   const double wall = run.wall_time_s > 0 ? run.wall_time_s : 1e-9;
   j["packet_hops_per_wall_s"] = static_cast<double>(t.packet_hops) / wall;
   j["events_per_wall_s"] = static_cast<double>(run.events) / wall;
-  return SpliceMember(j.dump(2), "switch_queues", SwitchQueuesText(e)) + "\n";
+  return SpliceMember(j.dump(2), "switch_queues", SwitchQueuesText(e), "\n");
 }
 
 std::string FlowsCsv(const FlowMetrics& metrics, const Workload& workload,

@@ -124,7 +124,7 @@ std::string ServeSummaryJson(const ServeReport& r) {
   j["mbufs_in_use_at_exit"] = r.fabric_pool_in_use + r.rx_pool_in_use;
   j["fabric_pool_in_use_at_exit"] = r.fabric_pool_in_use;
   j["rx_pool_in_use_at_exit"] = r.rx_pool_in_use;
-  return SpliceMember(j.dump(2), "switch_queues", r.switch_queues) + "\n";
+  return SpliceMember(j.dump(2), "switch_queues", r.switch_queues, "\n");
 }
 
 std::string ServeProgressLine(const dp::RealtimeProgress& p, Time behind_threshold) {

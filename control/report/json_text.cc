@@ -63,7 +63,8 @@ void JsonTextWriter::Value(const std::string& v) {
   out_ += nlohmann::json(v).dump();
 }
 
-std::string SpliceMember(std::string dumped, std::string_view key, std::string_view text) {
+std::string SpliceMember(std::string_view dumped, std::string_view key, std::string_view text,
+                         std::string_view end) {
   std::string prefix = "\n  \"";
   prefix += key;
   prefix += "\": ";
@@ -72,8 +73,14 @@ std::string SpliceMember(std::string dumped, std::string_view key, std::string_v
   if (at == std::string::npos) {
     throw std::logic_error("SpliceMember: no member \"" + std::string(key) + "\" to fill in");
   }
-  dumped.replace(at + prefix.size(), placeholder.size(), text);
-  return dumped;
+  const size_t value_at = at + prefix.size();
+  std::string out;
+  out.reserve(dumped.size() - placeholder.size() + text.size() + end.size());
+  out.append(dumped.substr(0, value_at));
+  out.append(text);
+  out.append(dumped.substr(value_at + placeholder.size()));
+  out.append(end);
+  return out;
 }
 
 }  // namespace fe::control

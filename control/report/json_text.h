@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace fe::control {
@@ -18,6 +19,10 @@ class JsonTextWriter {
   // The value starts at nesting depth `depth` (a top-level member's value: 1), so that its
   // inner lines carry that depth's indent.
   explicit JsonTextWriter(int depth) : depth_(depth) {}
+
+  // Room for this much text: a large section grown by doubling copies itself into fresh pages
+  // each time, and a page's first touch is the dearest part of writing it.
+  void Reserve(size_t bytes) { out_.reserve(bytes); }
 
   void BeginArray() { Open('['); }
   void EndArray() { Close(']'); }
@@ -32,6 +37,7 @@ class JsonTextWriter {
   void Value(const std::string& v);
 
   const std::string& text() const { return out_; }
+  std::string Release() && { return std::move(out_); }
 
  private:
   void Open(char bracket);
@@ -49,9 +55,11 @@ class JsonTextWriter {
 // A placeholder for a member whose value SpliceMember fills in from text.
 inline constexpr char kSplicedMember[] = "\x01spliced";
 
-// `dumped` is a document's dump(2) whose top-level object has `key` set to kSplicedMember: that
-// value is replaced by `text` (a JsonTextWriter's at depth 1). The member is found by its whole
-// line, which no string value can contain (dump escapes line breaks).
-std::string SpliceMember(std::string dumped, std::string_view key, std::string_view text);
+// `dumped` is a document's dump(2) whose top-level object has `key` set to kSplicedMember; returns
+// it with that value replaced by `text` (a JsonTextWriter's at depth 1) and `end` appended, built
+// in one allocation. The member is found by its whole line, which no string value can contain
+// (dump escapes line breaks).
+std::string SpliceMember(std::string_view dumped, std::string_view key, std::string_view text,
+                         std::string_view end = "");
 
 }  // namespace fe::control

@@ -20,20 +20,22 @@ PB
 # stop SIGNAL WANT_RC: runs the scenario in the background, sends SIGNAL once its first progress
 # line is out, and checks what the stopped run left.
 stop() {
-  local sig=$1 want=$2 out="$work/out_$1"
-  "$bin" run "$work/long.textproto" --out "$out" >"$work/stdout" 2>"$work/stderr" &
+  # Files of its own: the shell truncates a redirect only once the job has started, so a file
+  # shared with the run before could still show that run's progress line.
+  local sig=$1 want=$2 out="$work/out_$1" err="$work/stderr_$1"
+  "$bin" run "$work/long.textproto" --out "$out" >"$work/stdout_$1" 2>"$err" &
   local pid=$!
   # The progress line says the run is under way; poll for it (ctest's timeout bounds the wait).
-  until grep -q '^progress:' "$work/stderr"; do
+  until grep -qs '^progress:' "$err"; do
     kill -0 "$pid" 2>/dev/null || break
     sleep 0.05
   done
   kill -s "$sig" "$pid"
   wait "$pid"
   local rc=$?
-  [ "$rc" -eq "$want" ] || fail "$sig: exit $rc, want $want: $(cat "$work/stderr")"
-  grep -q "stopped by SIG$sig at simulated" "$work/stderr" ||
-    fail "$sig: no line saying so: $(cat "$work/stderr")"
+  [ "$rc" -eq "$want" ] || fail "$sig: exit $rc, want $want: $(cat "$err")"
+  grep -q "stopped by SIG$sig at simulated" "$err" ||
+    fail "$sig: no line saying so: $(cat "$err")"
   python3 - "$out" "$sig" <<'PY' || fail "$sig: outputs do not hold the run so far"
 import csv, json, sys
 out, sig = sys.argv[1], sys.argv[2]
