@@ -17,6 +17,8 @@ each round, and prints per run and then per scenario and core count, as medians 
   start-up   wall time from the program's start to the first event (the run's own figure,
              printed in its summary; the dynamic loader before it takes under a millisecond)
   process    wall time of the whole process, from exec to exit (outputs written)
+  outside    the process's wall time outside the event loop: start-up, writing the outputs
+             and exiting
   peak RSS   the process's maximum resident set (/usr/bin/time)
   hops/s     the event loop's packet-hops per wall second (summary.json, packet_hops_per_wall_s)
 
@@ -154,7 +156,7 @@ for cores in "${cores_counts[@]}"; do
 done
 
 # Per scenario and core count ("<scenario> <cores>"): the figures of each run, space-separated.
-declare -A startup_ms process_s rss_kib rate
+declare -A startup_ms process_s outside_ms rss_kib rate
 # Wall time of the process, in seconds, to the microsecond (EPOCHREALTIME: no fork to read it).
 now_s() { echo "${EPOCHREALTIME}"; }
 
@@ -184,6 +186,7 @@ for name in "${scenarios[@]}"; do
       key="${name} ${cores}"
       startup_ms[${key}]+="${startup:-0} "
       process_s[${key}]+="${wall_s} "
+      outside_ms[${key}]+="$(awk -v w="${wall_s}" -v r="${run_s:-0}" 'BEGIN { printf "%.1f", (w - r) * 1e3 }') "
       rss_kib[${key}]+="${rss} "
       rate[${key}]+="${hops_rate:-0} "
       awk -v name="${name}" -v cores="${cores}" -v startup="${startup:-?}" -v wall="${wall_s}" \
@@ -200,8 +203,8 @@ for name in "${scenarios[@]}"; do
 done
 
 echo "bench: medians of ${runs} run(s) each"
-printf 'bench: %-9s %5s %14s %11s %15s %16s\n' scenario cores "start-up (ms)" "process (s)" \
-  "peak RSS (MiB)" "M packet-hops/s"
+printf 'bench: %-9s %5s %14s %11s %13s %15s %16s\n' scenario cores "start-up (ms)" \
+  "process (s)" "outside (ms)" "peak RSS (MiB)" "M packet-hops/s"
 declare -A median_rate median_process
 for name in "${scenarios[@]}"; do
   for cores in "${cores_counts[@]}"; do
@@ -213,13 +216,15 @@ for name in "${scenarios[@]}"; do
     median_process[${key}]=$(median "${values[@]}")
     read -r -a values <<<"${startup_ms[${key}]}"
     startup=$(median "${values[@]}")
+    read -r -a values <<<"${outside_ms[${key}]}"
+    outside=$(median "${values[@]}")
     read -r -a values <<<"${rss_kib[${key}]}"
     rss=$(median "${values[@]}")
     awk -v name="${name}" -v cores="${cores}" -v startup="${startup}" \
-      -v wall="${median_process[${key}]}" -v rss="${rss}" -v rate="${median_rate[${key}]}" \
-      -v best="${best}" 'BEGIN {
-        printf "bench: %-9s %5s %14.1f %11.3f %15.1f %9.2f (best %.2f)\n", name, cores, startup,
-               wall, rss / 1024, rate / 1e6, best / 1e6
+      -v wall="${median_process[${key}]}" -v outside="${outside}" -v rss="${rss}" \
+      -v rate="${median_rate[${key}]}" -v best="${best}" 'BEGIN {
+        printf "bench: %-9s %5s %14.1f %11.3f %13.1f %15.1f %9.2f (best %.2f)\n", name, cores,
+               startup, wall, outside, rss / 1024, rate / 1e6, best / 1e6
       }'
   done
 done
