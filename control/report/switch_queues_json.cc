@@ -50,10 +50,8 @@ std::string SwitchQueuesText(const Emulation& e) {
     const uint16_t p = ref.port;
     const uint8_t q = ref.queue;
     const dp::EgressPort& port = f.port(sw.node(), p);
+    const dp::PortCounters pc = port.counters();
     const dp::SwitchQueueCounters& c = sw.queue_counters(p, q);
-    const uint32_t max_bytes = port.counters().max_queue_bytes[q];
-    const uint64_t received = port.counters().pause_frames_received[q];
-    const Time paused = port.PausedTime(q, now);
     out.BeginObject();
     out.Key("switch");
     out.Value(e.graph.node(sw.node()).name);
@@ -62,7 +60,7 @@ std::string SwitchQueuesText(const Emulation& e) {
     out.Key("queue");
     out.Value(uint64_t{q});
     out.Key("max_depth_bytes");
-    out.Value(uint64_t{max_bytes});
+    out.Value(uint64_t{pc.max_queue_bytes[q]});
     out.Key("mean_depth_bytes");
     out.Value(now.ps() > 0 ? port.QueueByteTime(q, now) / static_cast<double>(now.ps()) : 0.0);
     out.Key("ecn_marks");
@@ -80,9 +78,9 @@ std::string SwitchQueuesText(const Emulation& e) {
     out.Key("resume_frames_sent");
     out.Value(c.resume_frames_sent);
     out.Key("pause_frames_received");
-    out.Value(received);
+    out.Value(pc.pause_frames_received[q]);
     out.Key("paused_time_ns");
-    out.Value(Ns(paused));
+    out.Value(Ns(port.PausedTime(q, now)));
     if (port.credit_port() != nullptr) {
       out.Key("credit_blocked_time_ns");
       out.Value(Ns(port.CreditBlockedTime(q, now)));
