@@ -14,19 +14,21 @@ void JsonTextWriter::NewLine(size_t depth) {
   out_.append(depth * kIndent, ' ');
 }
 
-void JsonTextWriter::BeforeValue() {
-  if (after_key_) {
-    after_key_ = false;
-    return;
-  }
-  if (counts_.empty()) return;  // the value itself
+void JsonTextWriter::NextElement() {
   if (counts_.back()++ > 0) out_ += ',';
   NewLine(static_cast<size_t>(depth_) + counts_.size());
 }
 
+void JsonTextWriter::BeforeValue() {
+  if (after_key_) {
+    after_key_ = false;
+  } else if (!counts_.empty()) {  // else the value itself
+    NextElement();
+  }
+}
+
 void JsonTextWriter::Key(std::string_view key) {
-  if (counts_.back()++ > 0) out_ += ',';
-  NewLine(static_cast<size_t>(depth_) + counts_.size());
+  NextElement();
   out_ += '"';
   out_ += key;
   out_ += "\": ";

@@ -42,7 +42,9 @@ class JsonTextWriter {
  private:
   void Open(char bracket);
   void Close(char bracket);
-  // Before a value: the separator and indent an array element needs (a member's came with Key).
+  // The separator and indent of a container's next element (an array value or a member's key).
+  void NextElement();
+  // Before a value: NextElement in an array (a member's came with its Key).
   void BeforeValue();
   void NewLine(size_t depth);
 
