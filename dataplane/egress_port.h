@@ -110,7 +110,7 @@ class alignas(64) EgressPort : public EventHandler {
   }
   // Where the frames' headers start from their mbuf's address (HeaderOffset of their pool), so
   // that an arrival can prefetch them without first reading the mbuf.
-  void SetHeaderOffset(uint32_t bytes) { header_offset_ = static_cast<uint16_t>(bytes); }
+  void SetHeaderOffset(int32_t bytes) { header_offset_ = static_cast<int16_t>(bytes); }
   // Writes every frame this port starts to send into `writer` as `interface`, outbound, stamped
   // when its first bit leaves (nullptr: none).
   void SetCapture(PcapngWriter* writer, uint32_t interface) {
@@ -358,7 +358,7 @@ class alignas(64) EgressPort : public EventHandler {
   // Hot. The first line (the object is cache-line aligned, its vtable pointer and domain first)
   // is all an arrival reads, the second all that an enqueue, a dequeue and a transmission add;
   // a packet's queue has a line of its own (with its DWRR deficit). The masks are by slot.
-  uint16_t header_offset_ = sizeof(rte_mbuf) + kPacketPrivBytes;
+  int16_t header_offset_ = sizeof(rte_mbuf) + kPacketPrivBytes;
   uint16_t rx_port_ = 0;
   Scheduler* sched_;
   // Where frames arriving here over a full-duplex link go: this port's own node, as its port

@@ -19,8 +19,8 @@ namespace {
 
 constexpr char kOpsName[] = "fe_free_list";
 
-// A free mbuf's data room (at least 60 bytes, which nothing reads before writing it) holds a
-// block: up to kBlockObjects other free mbufs and the link to the next block. The holder itself is
+// A free mbuf's data room, the line before it (see Populate), holds a block: up to
+// kBlockObjects other free mbufs and the link to the next block. The holder itself is
 // handed out once its block is empty, which makes a list of blocks a LIFO whose reads and writes
 // touch one line per kBlockObjects + 1 mbufs.
 constexpr uint32_t kBlockObjects = 6;
@@ -56,7 +56,7 @@ struct Untouched {
 };
 
 struct FreeList {
-  uint32_t block_offset = 0;  // from an object to its data room
+  uint32_t header_bytes = 0;  // the line before each object: its data room
   uint32_t stride = 0;        // between consecutive objects of a memory chunk
   std::unique_ptr<Lane[]> lanes{new Lane[RTE_MAX_LCORE]};
   // Shared, under `lock`: mbufs freed by threads that are no lcore, and lcores' overflow. Taken
@@ -66,6 +66,7 @@ struct FreeList {
   List shared;
   uint32_t untouched = 0;  // objects in `fresh`
   std::vector<Untouched> fresh;
+  std::vector<Untouched> chunks;  // every chunk's objects, as populated
 };
 
 FreeList* Of(const rte_mempool* mp) { return static_cast<FreeList*>(mp->pool_data); }
@@ -74,7 +75,7 @@ void Push(const FreeList& f, List& l, void* obj) {
   if (l.top != nullptr && l.top->n < kBlockObjects) {
     l.top->objects[l.top->n++] = obj;
   } else {
-    auto* b = reinterpret_cast<Block*>(static_cast<char*>(obj) + f.block_offset);
+    auto* b = reinterpret_cast<Block*>(static_cast<char*>(obj) - f.header_bytes);
     b->next = l.top;
     b->n = 0;
     l.top = b;
@@ -88,7 +89,7 @@ void* Pop(const FreeList& f, List& l) {
   Block* b = l.top;
   if (b->n > 0) return b->objects[--b->n];
   l.top = b->next;
-  return reinterpret_cast<char*>(b) - f.block_offset;
+  return reinterpret_cast<char*>(b) + f.header_bytes;
 }
 
 // Moves whole blocks from the top of `from` to the top of `to`, at least `at_least` objects or
@@ -112,10 +113,37 @@ void MoveBlocks(List& from, List& to, uint32_t at_least) {
 int Alloc(rte_mempool* mp) {
   auto* f = new (std::nothrow) FreeList;
   if (f == nullptr) return -ENOMEM;
-  f->block_offset = sizeof(rte_mbuf) + rte_pktmbuf_priv_size(mp);
+  if (mp->header_size < sizeof(Block)) {
+    delete f;
+    return -EINVAL;
+  }
+  f->header_bytes = mp->header_size;
   f->stride = mp->header_size + mp->elt_size + mp->trailer_size;
   mp->pool_data = f;
   return 0;
+}
+
+// DPDK's own populate writes each object's header (the pool, its IOVA and a link chaining every
+// object) and then frees the object into the store, which touches every page of the chunk. Here
+// the chunk is only recorded: its objects are handed out in address order when first needed, and
+// the header line before each is left to the mbuf as its data room (a software-mode frame keeps
+// only its headers there), which makes an element 192 bytes instead of 256. Nothing reads a
+// header of these pools: DPDK walks the object chain only to audit, dump or free objects one by
+// one, and the chain stays empty; rte_pktmbuf_init reads the IOVA, zero in an untouched page, and
+// AllocPacket then points the mbuf at its room.
+int Populate(rte_mempool* mp, unsigned max_objs, void* vaddr, rte_iova_t /*iova*/, size_t len,
+             rte_mempool_populate_obj_cb_t* /*obj_cb*/, void* /*obj_cb_arg*/) {
+  FreeList& f = *Of(mp);
+  const auto n = static_cast<uint32_t>(std::min<size_t>(max_objs, len / f.stride));
+  if (n == 0) return 0;
+  char* first = static_cast<char*>(vaddr) + mp->header_size;
+  const Untouched chunk{first, first + size_t{n} * f.stride};
+  const std::lock_guard hold(f.lock);
+  f.chunks.push_back(chunk);
+  f.fresh.insert(f.fresh.begin(), chunk);  // after every object already there
+  f.untouched += n;
+  mp->populated_size += n;
+  return static_cast<int>(n);
 }
 
 void Free(rte_mempool* mp) {
@@ -193,6 +221,7 @@ const rte_mempool_ops kOps = [] {
   ops.enqueue = Enqueue;
   ops.dequeue = Dequeue;
   ops.get_count = GetCount;
+  ops.populate = Populate;
   return ops;
 }();
 
@@ -209,14 +238,6 @@ bool ResetPacketFreeList(rte_mempool* mp) {
       std::strcmp(rte_mempool_get_ops(mp->ops_index)->name, kOpsName) != 0) {
     return false;
   }
-  // Each chunk holds its objects from its start, header first, a stride apart (DPDK's populate
-  // helper on a page-aligned chunk whose pages hold whole objects), up to the pool's size.
-  rte_mempool_memhdr* hdr;
-  STAILQ_FOREACH(hdr, &mp->mem_list, next) {
-    if (rte_mempool_get_header(static_cast<char*>(hdr->addr) + mp->header_size)->mp != mp) {
-      return false;
-    }
-  }
   if (mp->cache_size != 0) {
     for (unsigned lcore = 0; lcore < RTE_MAX_LCORE; ++lcore) mp->local_cache[lcore].len = 0;
   }
@@ -226,18 +247,9 @@ bool ResetPacketFreeList(rte_mempool* mp) {
     f.lanes[lcore].count.store(0, std::memory_order_relaxed);
   }
   f.shared = List{};
-  f.fresh.clear();
-  f.untouched = 0;
-  uint32_t left = mp->populated_size;
-  STAILQ_FOREACH(hdr, &mp->mem_list, next) {
-    const uint32_t objects = std::min<uint32_t>(left, static_cast<uint32_t>(hdr->len / f.stride));
-    char* first = static_cast<char*>(hdr->addr) + mp->header_size;
-    f.fresh.push_back(Untouched{first, first + size_t{objects} * f.stride});
-    f.untouched += objects;
-    left -= objects;
-  }
   // Handed out in address order: the first chunk's first object first.
-  std::reverse(f.fresh.begin(), f.fresh.end());
+  f.fresh.assign(f.chunks.rbegin(), f.chunks.rend());
+  f.untouched = mp->populated_size;
   return true;
 }
 

@@ -10,14 +10,17 @@
 namespace fe::dp {
 
 // The mempool ops name of the store, registered with DPDK by the first call; set it on an empty
-// pool whose elements are mbufs (rte_mempool_set_ops_byname), before populating it.
+// pool whose elements are mbufs (rte_mempool_set_ops_byname), before populating it. The store's
+// populate writes no object header: the line before each object (the pool's header_size, at least
+// 64 bytes) is the mbuf's to use as its data room, and the store keeps its lists there while the
+// mbuf is free.
 const char* PacketFreeListOps();
 
 // Declares every object of mp free and never handed out, without touching them, so that their
 // memory may then be given back to the kernel (to read as zero): the store hands them out from
 // the pool's memory chunks in address order, and the per-lcore caches are emptied. Only while no
 // mbuf is in use and no other thread uses the pool. False, and nothing done, for a pool of other
-// ops or whose chunks do not start with an object.
+// ops.
 bool ResetPacketFreeList(rte_mempool* mp);
 
 }  // namespace fe::dp

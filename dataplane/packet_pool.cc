@@ -15,10 +15,9 @@ namespace fe::dp {
 namespace {
 
 constexpr unsigned kCacheSize = 512;  // DPDK's maximum per-lcore cache
+// A growth adds a huge page of objects: a pool's memory is at most that much more than its peak
+// use (the kernel backs the page whole on its first touch).
 constexpr size_t kHugePageBytes = 2u << 20;
-// 2 MB of 256-byte mbufs per growth: a pool holds at most that much more than its peak use (a
-// growth writes every object it adds, so all of it is resident).
-constexpr size_t kGrowObjects = 8192;
 constexpr char kLifoOps[] = "stack";  // DPDK's LIFO, for DPDK-heap pools
 
 void Unmap(rte_mempool_memhdr* hdr, void* /*opaque*/) { munmap(hdr->addr, hdr->len); }
@@ -54,9 +53,11 @@ StatusOr<rte_mempool*> CreatePacketPool(const std::string& name, uint32_t n,
     if (mp == nullptr) return Failed("DPDK heap", n);
     return mp;
   }
-  const unsigned elt_bytes = sizeof(rte_mbuf) + priv_bytes + kHostPagesDataRoomBytes;
-  // No spreading: DPDK would pad a 256-byte element to 320 so that consecutive objects start on
-  // different memory channels, which helps a NIC's DMA, not a fabric the core keeps in cache.
+  // The data room is the line DPDK gives each object's header, before the mbuf.
+  const unsigned elt_bytes = sizeof(rte_mbuf) + priv_bytes;
+  // No spreading: DPDK would pad an element to a number of lines prime to its memory channels
+  // (HPCC's 256 bytes to 320) so that consecutive objects start on different channels, which
+  // helps a NIC's DMA, not a fabric the core keeps in cache.
   // No DPDK per-lcore caches: the free list keeps a LIFO per lcore itself (DPDK zeroes its 128
   // caches when it makes the pool, 1 MB of its heap resident for the one or two a run uses).
   rte_mempool* mp = rte_mempool_create_empty(name.c_str(), n, elt_bytes, /*cache_size=*/0,
@@ -64,8 +65,10 @@ StatusOr<rte_mempool*> CreatePacketPool(const std::string& name, uint32_t n,
                                              RTE_MEMPOOL_F_NO_SPREAD);
   if (mp == nullptr) return Failed("empty pool", n);
   rte_pktmbuf_pool_private priv{};
-  priv.mbuf_data_room_size = kHostPagesDataRoomBytes;
+  priv.mbuf_data_room_size = 0;  // none after the mbuf: HeaderOffset and InitHostPagePacket
   priv.mbuf_priv_size = priv_bytes;
+  static_assert(RTE_MEMPOOL_ALIGN == kHostPagesDataRoomBytes,
+                "the data room is the object header's line, which DPDK makes a cache line");
   if (rte_mempool_set_ops_byname(mp, PacketFreeListOps(), nullptr) != 0) {
     rte_mempool_free(mp);
     return Failed("LIFO ops", n);
@@ -86,7 +89,8 @@ bool GrowPacketPool(rte_mempool* mp) {
   if (mp->populated_size >= mp->size) return false;
   rte_mempool_objsz sz;
   rte_mempool_calc_obj_size(mp->elt_size, mp->flags, &sz);
-  const size_t objects = std::min<size_t>(kGrowObjects, mp->size - mp->populated_size);
+  const size_t objects =
+      std::min<size_t>(kHugePageBytes / sz.total_size, mp->size - mp->populated_size);
   // Whole huge pages, each holding a whole number of objects (none straddles one): what does not
   // fit is added by the next growth.
   const size_t bytes = RTE_ALIGN_CEIL(objects * sz.total_size, kHugePageBytes);
@@ -97,6 +101,13 @@ bool GrowPacketPool(rte_mempool* mp) {
     return false;
   }
   return true;
+}
+
+void InitHostPagePacket(rte_mempool* mp, rte_mbuf* m) {
+  rte_pktmbuf_init(mp, nullptr, m, 0);
+  m->buf_addr = reinterpret_cast<char*>(m) - kHostPagesDataRoomBytes;
+  m->buf_len = kHostPagesDataRoomBytes;
+  m->buf_iova = RTE_BAD_IOVA;  // never handed to a device
 }
 
 rte_mbuf* AllocPacketAfterGrowing(rte_mempool* mp) {

@@ -9,9 +9,13 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
+
+#include "dataplane/packet.h"
 
 namespace fe::dp {
 namespace {
@@ -133,7 +137,7 @@ TEST_P(PacketPoolTest, IdleHostPagesGoBackToTheKernelAndThePoolStillWorks) {
     EXPECT_FALSE(ReleaseIdlePacketMemory(pool_));  // DPDK's heap stays DPDK's
     return;
   }
-  ASSERT_GT(ResidentPages(pool_), 0u);  // a growth writes every object it adds
+  ASSERT_GT(ResidentPages(pool_), 0u);  // the mbufs handed out touched their pages
   ASSERT_TRUE(ReleaseIdlePacketMemory(pool_));
   EXPECT_EQ(ResidentPages(pool_), 0u);
   EXPECT_EQ(PacketsInUse(pool_), 0u);
@@ -141,11 +145,57 @@ TEST_P(PacketPoolTest, IdleHostPagesGoBackToTheKernelAndThePoolStillWorks) {
   rte_mbuf* m = AllocPacket(pool_);
   ASSERT_NE(m, nullptr);
   EXPECT_EQ(m->pool, pool_);
-  EXPECT_EQ(m->buf_addr, reinterpret_cast<char*>(m) + sizeof(rte_mbuf));
+  EXPECT_EQ(rte_pktmbuf_mtod(m, char*), reinterpret_cast<char*>(m) + HeaderOffset(pool_));
   EXPECT_EQ(rte_mbuf_refcnt_read(m), 1);
   EXPECT_EQ(PacketsInUse(pool_), 1u);
   FreePacket(m);
   EXPECT_EQ(PacketsInUse(pool_), 0u);
+}
+
+TEST(HostPagePoolTest, AFrameFillsTheLineBeforeItsMbufAndNoOtherMbufsBytes) {
+  // Enough mbufs for two growths of a huge page each (2 MiB / 192 B = 10,922 objects).
+  constexpr uint32_t kMbufs = 3 * 10922;
+  StatusOr<rte_mempool*> p = CreatePacketPool("pp_room", kMbufs, 0, PoolMemory::kHostPages, 0);
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  rte_mempool* pool = *p;
+  // The element: DPDK's header line, which is the frame's room, and the mbuf.
+  EXPECT_EQ(pool->header_size + pool->elt_size + pool->trailer_size, 64 + sizeof(rte_mbuf));
+  EXPECT_EQ(HeaderOffset(pool), -64);
+  std::vector<rte_mbuf*> held;
+  for (uint32_t i = 0; i < kMbufs; ++i) {
+    rte_mbuf* m = AllocPacket(pool);
+    ASSERT_NE(m, nullptr) << i;
+    // The largest frame a software run writes is a PFC frame's 60 bytes; the room holds 64.
+    uint8_t* room = AppendBytes(m, kHostPagesDataRoomBytes);
+    ASSERT_NE(room, nullptr);
+    ASSERT_EQ(AppendBytes(m, 1), nullptr);
+    ASSERT_EQ(reinterpret_cast<char*>(room), reinterpret_cast<char*>(m) + HeaderOffset(pool));
+    std::memset(room, static_cast<int>(i & 0xff), kHostPagesDataRoomBytes);
+    held.push_back(m);
+  }
+  EXPECT_EQ(AllocPacket(pool), nullptr);  // at the cap
+  // Every mbuf's fields and every frame's bytes are as written: no room overlaps an mbuf or
+  // another room.
+  for (uint32_t i = 0; i < kMbufs; ++i) {
+    const rte_mbuf* m = held[i];
+    ASSERT_EQ(m->pool, pool) << i;
+    ASSERT_EQ(m->next, nullptr) << i;
+    ASSERT_EQ(rte_mbuf_refcnt_read(m), 1) << i;
+    ASSERT_EQ(m->data_len, kHostPagesDataRoomBytes) << i;
+    const auto* bytes = rte_pktmbuf_mtod(m, const uint8_t*);
+    for (uint32_t b = 0; b < kHostPagesDataRoomBytes; ++b) ASSERT_EQ(bytes[b], i & 0xff) << i;
+  }
+  EXPECT_EQ(PacketsInUse(pool), kMbufs);
+  for (rte_mbuf* m : held) FreePacket(m);
+  EXPECT_EQ(PacketsInUse(pool), 0u);
+  // Freed, the rooms hold the free list: every mbuf comes back once.
+  std::vector<rte_mbuf*> again;
+  for (uint32_t i = 0; i < kMbufs; ++i) again.push_back(AllocPacket(pool));
+  std::sort(held.begin(), held.end());
+  std::sort(again.begin(), again.end());
+  EXPECT_EQ(again, held);
+  for (rte_mbuf* m : again) FreePacket(m);
+  rte_mempool_free(pool);
 }
 
 INSTANTIATE_TEST_SUITE_P(Pools, PacketPoolTest,
