@@ -1,6 +1,6 @@
 // Packets are rte_mbufs holding real Ethernet/IPv4/UDP/BTH headers. Emulated traffic that never
 // leaves the emulator carries its payload as a virtual length in the mbuf's metadata, so a
-// 4 KB packet costs one 256-byte mempool element and no payload copy. Everything the wire sees
+// 4 KB packet costs one 192-byte mempool element and no payload copy. Everything the wire sees
 // (serialisation time, IP/UDP lengths) counts the virtual bytes as if they were there.
 #pragma once
 
