@@ -23,7 +23,10 @@ each round, and prints per run and then per scenario and core count, as medians 
   hops/s     the event loop's packet-hops per wall second (summary.json, packet_hops_per_wall_s)
 
 then, per scenario, each core count against the first (hops/s and process wall time, and
-whether flows.csv is the same), and the cost of a hop at k = 16 against one at k = 8. On a
+whether flows.csv is the same), the time a cache line takes to pass between two cores before
+and after the runs (BM_CacheLineBetweenCores, when build/tests/bench/fabric_bench is built: on
+a virtual machine it moves with where the host puts the vCPUs, and the 2-core figures with it),
+and the cost of a hop at k = 16 against one at k = 8. On a
 shared machine the runs of one binary can differ by 25% or more: compare medians of several
 runs, taken in the same hour.
 
@@ -155,6 +158,18 @@ for cores in "${cores_counts[@]}"; do
   fi
 done
 
+# The time one cache line takes to pass between two cores, in ns (BM_CacheLineBetweenCores), or
+# nothing without the micro-benchmarks or more than one core count: what every frame and event
+# crossing between lanes pays, and on a virtual machine it follows where the host puts the vCPUs.
+bench_binary=build/tests/bench/fabric_bench
+core_to_core_ns() {
+  if ((${#cores_counts[@]} > 1)) && [[ -x "${bench_binary}" ]]; then
+    "${bench_binary}" --benchmark_filter=BM_CacheLineBetweenCores 2>/dev/null |
+      sed -n 's/.*ns_one_way=\([0-9.]*\).*/\1/p' | awk 'NR == 1 { printf "%.0f\n", $1 }'
+  fi
+}
+line_before=$(core_to_core_ns)
+
 # Per scenario and core count ("<scenario> <cores>"): the figures of each run, space-separated.
 declare -A startup_ms process_s outside_ms rss_kib rate
 # Wall time of the process, in seconds, to the microsecond (EPOCHREALTIME: no fork to read it).
@@ -250,6 +265,12 @@ for name in "${scenarios[@]}"; do
   done
 done
 
+line_after=$(core_to_core_ns)
+if [[ -n "${line_before}" && -n "${line_after}" ]]; then
+  echo "bench: a cache line between two cores: ${line_before} ns before the runs," \
+    "${line_after} ns after (BM_CacheLineBetweenCores; the multi-core figures follow it)"
+fi
+
 # The cost of a hop at the largest size against one at the smallest, at the first core count.
 awk -v small="${median_rate[${scenarios[0]} ${first}]}" \
   -v large="${median_rate[${scenarios[-1]} ${first}]}" \
@@ -258,7 +279,6 @@ awk -v small="${median_rate[${scenarios[0]} ${first}]}" \
       printf "bench: cost per hop (medians, %s core(s)), %s: %.2fx\n", first, names, small / large
   }'
 
-bench_binary=build/tests/bench/fabric_bench
 if ((micro == 0)); then
   exit 0
 elif [[ -x "${bench_binary}" ]]; then
