@@ -26,9 +26,8 @@ then, per scenario, each core count against the first (hops/s and process wall t
 whether flows.csv is the same), the time a cache line takes to pass between two cores before
 and after the runs (BM_CacheLineBetweenCores, when build/tests/bench/fabric_bench is built: on
 a virtual machine it moves with where the host puts the vCPUs, and the 2-core figures with it),
-and the cost of a hop at k = 16 against one at k = 8. On a
-shared machine the runs of one binary can differ by 25% or more: compare medians of several
-runs, taken in the same hour.
+and the cost of a hop at k = 16 against one at k = 8. On a shared machine the runs of one
+binary can differ by 25% or more: compare medians of several runs, taken in the same hour.
 
   --runs N           runs of each scenario at each core count (default 5, at least 1)
   --cores-list "L"   core counts to run, separated by spaces (default "1 2"); 1 runs with no
@@ -159,8 +158,9 @@ for cores in "${cores_counts[@]}"; do
 done
 
 # The time one cache line takes to pass between two cores, in ns (BM_CacheLineBetweenCores), or
-# nothing without the micro-benchmarks or more than one core count: what every frame and event
-# crossing between lanes pays, and on a virtual machine it follows where the host puts the vCPUs.
+# nothing with one core count or no fabric_bench built (--no-micro still runs it): what every
+# frame and event crossing between lanes pays; on a virtual machine it follows where the host
+# puts the vCPUs.
 bench_binary=build/tests/bench/fabric_bench
 core_to_core_ns() {
   if ((${#cores_counts[@]} > 1)) && [[ -x "${bench_binary}" ]]; then
