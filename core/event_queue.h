@@ -31,6 +31,13 @@ static_assert(sizeof(Event) == 32,
               "an event is 32 bytes, two to a cache line: every push and window copies one, and a "
               "frame on a wire costs its mbuf and its arrival event (docs/performance.md, memory)");
 
+// The scheduler keeps an event's domain in the low bits of its sequence number: the event stays
+// 32 bytes, and the insertion order, in the high bits, still decides ties.
+inline constexpr int kEventDomainBits = 24;
+inline uint32_t DomainOf(const Event& e) {
+  return static_cast<uint32_t>(e.seq & ((uint64_t{1} << kEventDomainBits) - 1));
+}
+
 // Stores e into *slot field by field: a copy of the whole event would read it back as one wide
 // load from the narrower stores that built it, which the store buffer cannot forward (a stall per
 // event). Inline, so that the fields come straight from the registers the caller built them in.

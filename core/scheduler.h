@@ -10,15 +10,16 @@
 // cache, instead of the fabric's events interleaving across a working set far larger than the
 // caches. Events of domain 0 (samplers, tests' probes) see the whole model at one instant: no
 // window spans one, and at equal times they run first. Within a domain events keep (time,
-// insertion order); across domains the order is fixed by the run, so a run stays deterministic.
+// insertion order). A window runs its domains in the order of their numbers, so the insertion
+// order of what they push, and with it every tie, is fixed by the model, not by where the
+// calendar happened to hold events.
 //
-// Cores. EnableCores spreads each window's domains over several threads (lanes). What a domain
-// does in a window is then the same whichever lane runs it and whenever; only what it hands on
-// (events for later windows, Serial calls) could follow thread timing, and that is held in the
-// domain's outbox until the window ends, then pushed and run in the order one core would have
-// produced it: domains in the order the window runs them, each in its own order. Ties between
-// events are broken by their push order, so the run's results are the same for every number of
-// lanes (docs/multicore.md).
+// Cores. EnableCores spreads each window's domains over several threads (lanes), each holding
+// its domains' events in a calendar of its own. What a domain does in a window is then the same
+// whichever lane runs it and whenever; only what it hands on (events for later windows, Serial
+// calls) could follow thread timing, and that is held in outboxes until the window ends, then
+// numbered by (pushing domain's number, its count of pushes): the order one core gives. So the
+// run's results are the same for every number of lanes (docs/multicore.md).
 #pragma once
 
 #include <atomic>
@@ -30,7 +31,7 @@
 #include <vector>
 
 #include "core/clock.h"
-#include "core/event_log.h"
+#include "core/domain_window.h"
 #include "core/event_queue.h"
 #include "core/units.h"
 
@@ -113,8 +114,8 @@ class Scheduler {
   // must then be due at or after the window's end.
   void Serial(EventHandler* handler, uint64_t arg) {
     if (Lane* lane = t_lane_) [[unlikely]] {
-      lane->outbox.push_back(Event{lane->now, kSerialSeq, handler, arg});
-      lane->made_serial_call = true;
+      lane->serial_calls.push_back(
+          Handed{lane->now, handler, arg, kSerialCall, lane->running_domain, lane->pushes++});
       return;
     }
     handler->OnEvent(arg);
@@ -133,8 +134,8 @@ class Scheduler {
   void EnableCores(uint32_t lanes, std::vector<uint32_t> lane_of_domain,
                    const std::function<void()>& on_thread_start = {});
 
-  bool empty() const { return queue_.empty() && global_.empty(); }
-  size_t pending() const { return queue_.size() + global_.size(); }
+  bool empty() const { return pending() == 0; }
+  size_t pending() const;
   // Events the running domain's window queue has room for: what it holds in memory, which must
   // follow what is pending in it rather than everything ever pushed there.
   size_t window_queue_capacity() const { return local_.capacity(); }
@@ -175,18 +176,14 @@ class Scheduler {
   }
 
  private:
-  static constexpr int kDomainBits = 24;
-  // An outbox entry that is a Serial call, not an event (pushed events hold only their domain
-  // there until the window's end gives them their place).
-  static constexpr uint64_t kSerialSeq = UINT64_MAX;
+  static constexpr int kDomainBits = kEventDomainBits;
   // How far ahead the scheduler warms events: their handler objects at three times the
   // distance, then what each handler asks for at stage 0 and (one event at a time) 1.
   static constexpr size_t kPrefetchDistance = 4;
 
-  static uint32_t DomainOf(const Event& e) {
-    return static_cast<uint32_t>(e.seq & (kMaxDomains - 1));
-  }
   Time NextAt();
+  // The earliest pending event of a domain other than 0 (infinite if none).
+  Time DomainsNextAt();
   void Run(const Event& e) {
     clock_.AdvanceTo(e.at);
     ++events_run_;
@@ -210,8 +207,10 @@ class Scheduler {
       local_.Push(e);
     } else if (domain == 0) {
       global_.Push(e);
-    } else {
+    } else if (lanes_.empty()) [[likely]] {
       queue_.Push(e);
+    } else {
+      lanes_[lane_of_domain_[domain]]->queue.Push(e);
     }
   }
   [[noreturn]] void LookaheadViolated(const Event& e) const;
@@ -219,18 +218,15 @@ class Scheduler {
                                     Time lookahead);
   // Runs every domain event before `end`, a domain at a time; returns how many ran.
   uint64_t RunWindow(Time end);
-  // Orders taken_ by domain (in the order domains first appear, each keeping time order)
-  // into ordered_, with each domain's range in spans_; on lanes, lists each lane's domains in
-  // its ranks and places them side by side.
-  void GroupByDomain();
 
-  EventQueue queue_;
+  EventQueue queue_;  // domains' events (with lanes, each lane's queue holds its domains')
   uint64_t next_seq_ = 0;
   uint64_t events_run_ = 0;
   VirtualClock clock_;
 
   // Windowed mode.
   Time lookahead_ = Time::Zero();
+  uint32_t domains_ = 0;
   EventHeap global_;  // domain 0's events
   // Set while a window runs: events of the running domain due before window_end_ go to local_.
   bool in_window_ = false;
@@ -272,27 +268,45 @@ class Scheduler {
     size_t head_ = 0;
   };
   SortedEvents local_;
+  DomainWindow window_;  // one core's
   // Runs one domain's events of the window: [next, last) from the queue, merged with those it
-  // pushes for the window into *local; run(e) runs one. Returns how many ran.
-  template <typename RunFn>
+  // pushes for the window into *local; run(e) runs one. Returns how many ran. kAcrossDomains:
+  // ask the handlers of events past `last` what to warm too (one core). A lane must not: the
+  // next domain may be running on another lane, and the handler reads its own state to answer.
+  template <bool kAcrossDomains, typename RunFn>
   static uint64_t RunDomain(const Event* next, const Event* last, SortedEvents* local, Time* latest,
                             RunFn&& run);
 
-  // A thread's share of a multi-core window: the domains it runs, their clock and their events.
-  // A lane writes its clock at every event and its outbox at most: lanes share no cache line.
+  // An event a lane's domain pushed for a later window, or a Serial call, before it has its
+  // sequence number: that comes from the pushing domain's number and its count of pushes in
+  // the window, once the window is over.
+  struct Handed {
+    Time at;
+    EventHandler* handler;
+    uint64_t arg;
+    uint32_t domain;  // the event's (kSerialCall: a Serial call)
+    uint32_t sender;  // the domain that pushed it
+    uint64_t index;   // among the sender's pushes and Serial calls of the window
+  };
+  static constexpr uint32_t kSerialCall = UINT32_MAX;
+
+  // A thread's share of a multi-core window: the domains it holds, their events, their clock and
+  // what they push. A lane writes its clock at every event: lanes share no cache line.
   struct alignas(64) Lane {
     Time now;
     Time window_end;
     Time latest;  // the latest event it ran
     Time lookahead;
     uint32_t running_domain = 0;
+    uint64_t pushes = 0;  // by the running domain, this window
     uint64_t next_local_seq = 0;
     uint64_t events_run = 0;
+    const uint32_t* lane_of_domain = nullptr;  // domain 0: the index past the last lane
     SortedEvents local;
-    // Pushed for after the window (domain in seq) and Serial calls, in the order made.
-    EventLog outbox;
-    bool made_serial_call = false;  // by the domain it runs
-    std::vector<uint32_t> ranks;    // the window's domains assigned to it, by index in spans_
+    // By destination lane (and past the last, domain 0's): what the domains it ran pushed for
+    // after the window, in the order made.
+    std::vector<std::vector<Handed>> outbox;
+    std::vector<Handed> serial_calls;
     [[gnu::always_inline]] void Push(uint32_t domain, Time at, EventHandler* handler,
                                      uint64_t arg) {
       if (at < now) at = now;
@@ -303,45 +317,46 @@ class Scheduler {
         }
         local.Push(e);
       } else {
-        outbox.push_back(Event{at, domain, handler, arg});
+        outbox[lane_of_domain[domain]].push_back(
+            Handed{at, handler, arg, domain, running_domain, pushes++});
       }
     }
+
+    // The events of the domains this lane holds, and the window's share of them.
+    EventQueue queue;
+    DomainWindow window;
+    std::vector<uint64_t> pushes_by_rank;  // by index in window.spans(), written by who ran it
+    // Set once window is grouped, for the lanes that help run it.
+    alignas(64) std::atomic<bool> ready{false};
+    // How far into window.spans() the lanes have claimed this window.
+    alignas(64) std::atomic<uint32_t> claimed{0};
   };
   // The lane the calling thread runs, while it runs one (null otherwise, and always with one core).
   static constinit inline thread_local Lane* t_lane_ = nullptr;
   // Runs the window's domains on the lanes, then hands on what they pushed in one core's order.
   uint64_t RunWindowOnLanes(Time end);
-  // Runs lane `index`'s share of the window: its own domains, then any another lane has not
-  // begun (claimed kClaimRanks at a time, so a claim costs little against the events it brings).
-  void RunLane(uint32_t index);
-  void RunRank(Lane* lane, uint32_t index, uint32_t rank);
+  // Lane `index`'s share of a window: it groups its own domains' events, runs them, then helps
+  // run what another lane has not begun (claimed kClaimRanks at a time, so a claim costs little
+  // against the events it brings).
+  void RunLane(uint32_t index, Time end);
+  void RunRank(Lane* lane, Lane* owner, uint32_t rank);
   static constexpr uint32_t kClaimRanks = 4;
-  std::vector<Lane> lanes_;
-  // By lane: how far into its ranks the lanes have claimed this window.
-  struct alignas(64) Claim {
-    std::atomic<uint32_t> next{0};
-  };
-  std::unique_ptr<Claim[]> claims_;
+  // After the window: gives each pushing domain of the window the first number of its pushes
+  // (offset_ by domain), in the order of the domains' numbers; returns the pushes in all.
+  uint64_t NumberPushes();
+  // Lane `index` puts what every lane pushed for its domains into its queue, numbered from base.
+  void Receive(uint32_t index, uint64_t base);
+  // After a window with Serial calls: everything handed on, and the calls, in one core's order
+  // on the caller's thread, since a call may read any node's state.
+  void HandOverInOrder(Time end);
+  // Every pending event, taken out of where it waits; and put back where the mode keeps it.
+  std::vector<Event> TakePending();
+  void Repush(const std::vector<Event>& pending);
+  std::vector<std::unique_ptr<Lane>> lanes_;
   std::vector<uint32_t> lane_of_domain_;
+  std::vector<uint64_t> offset_;  // by domain: the first number of its pushes in the window
+  std::vector<Handed> in_order_;
   std::unique_ptr<LaneWorkers> workers_;
-  struct OutboxRange {
-    uint32_t lane;  // the lane that ran it
-    uint32_t begin;
-    uint32_t end;
-    bool serial_call;  // it holds a Serial call
-  };
-  std::vector<OutboxRange> outbox_of_rank_;  // by index in spans_: its part of a lane's outbox
-  // Hand-over while the lanes run. Lane 0 (the caller's thread) pushes each domain's outbox as
-  // soon as it and every domain before it in the window's order are done, between its own
-  // claims: the serial part of a window shrinks to what is left at its end. Pushes reach only
-  // the queue, which no lane reads in a window. A Serial call waits for the window's end (it may
-  // read state a lane is changing), and so does everything after it.
-  void HandOverDone();
-  void HandOver(uint32_t rank);
-  std::unique_ptr<std::atomic<uint8_t>[]> rank_done_;  // by rank: its domain has run
-  size_t rank_done_size_ = 0;
-  uint32_t handed_ = 0;  // ranks handed over so far this window
-  bool hand_over_stalled_ = false;
   // Past a window's last event, sentinels whose handler does nothing, so that the run can warm
   // the events kWarmAheadSlots places on without testing where the window ends.
   static constexpr size_t kWarmAheadSlots = 3 * kPrefetchDistance;
@@ -350,16 +365,41 @@ class Scheduler {
     void OnEvent(uint64_t /*arg*/) override {}
   };
   NoEvent no_event_;
-  std::vector<std::span<const Event>> taken_;  // the window's events, as the queue holds them
-  std::vector<Event> ordered_;
-  struct Span {
-    uint32_t begin;
-    uint32_t end;
-    uint32_t domain;
-  };
-  std::vector<Span> spans_;
-  std::vector<uint32_t> rank_;  // by domain: its index in spans_ this window, or kNoRank
-  std::vector<uint32_t> event_rank_;
 };
+
+template <bool kAcrossDomains, typename RunFn>
+[[gnu::always_inline]] inline uint64_t Scheduler::RunDomain(const Event* next,
+                                                            const Event* const last,
+                                                            SortedEvents* local, Time* latest,
+                                                            RunFn&& run) {
+  uint64_t n = 0;
+  for (;;) {
+    if (!local->empty() && (next == last || local->top().Before(*next))) {
+      const Event e = local->Pop();
+      if (e.at > *latest) *latest = e.at;
+      run(e);
+      ++n;
+      continue;
+    }
+    if (next == last) break;
+    // The window's events are known in order: warm the ones a few places on, across domains
+    // (the sentinels past the last make every place valid). Stage 0 only: what stage 1 warms
+    // (the receiving node's output port, queue and counters) is already in cache when a node's
+    // events run together, and its parse and route would be done twice (k = 8 and 16: 2 to 5%
+    // faster without; +15% CPU at k = 16 even with the route kept for the receive).
+    if constexpr (kAcrossDomains) {
+      WarmAhead(next + 3 * kPrefetchDistance, next + 2 * kPrefetchDistance);
+    } else {
+      const Event* const mid = next + 2 * kPrefetchDistance;
+      WarmAhead(next + 3 * kPrefetchDistance, mid < last ? mid : nullptr);
+    }
+    // The window's events do not move while it runs: the event can be run where it is.
+    const Event& e = *next++;
+    if (e.at > *latest) *latest = e.at;
+    run(e);
+    ++n;
+  }
+  return n;
+}
 
 }  // namespace fe

@@ -177,5 +177,47 @@ TEST(SchedulerLanesTest, SlicedRunMatchesWhole) {
   EXPECT_EQ(sliced.notices.log, whole.notices.log);
 }
 
+// The tie rule itself (docs/multicore.md, "The determinism rule"): of events pushed in one window
+// for one domain at one instant, the lower-numbered pushing domain's run first, each domain's in
+// the order it pushed them, whatever the time order of the pushes, on one core and on lanes.
+struct Pusher : EventHandler {
+  Scheduler* sched = nullptr;
+  EventHandler* to = nullptr;
+  std::vector<uint64_t> args;
+  void OnEvent(uint64_t /*arg*/) override {
+    for (const uint64_t a : args) sched->AtIn(4, Time::FromNs(200), to, a);
+  }
+};
+struct Sink : EventHandler {
+  std::vector<uint64_t> got;
+  void OnEvent(uint64_t arg) override { got.push_back(arg); }
+};
+
+std::vector<uint64_t> TiedArrivals(uint32_t lanes) {
+  Scheduler sched;
+  std::array<Pusher, 3> pushers;  // domains 1 to 3
+  Sink sink;
+  sink.set_event_domain(4);
+  for (uint32_t i = 0; i < 3; ++i) {
+    pushers[i].sched = &sched;
+    pushers[i].to = &sink;
+    pushers[i].set_event_domain(i + 1);
+    pushers[i].args = {10 * (i + 1), 10 * (i + 1) + 1};
+    // Domain 3 pushes first in time, domain 1 last: all within one window.
+    sched.At(Time::FromNs(30 - 10 * static_cast<int64_t>(i)), &pushers[i]);
+  }
+  sched.EnableWindows(kLookahead, 5);
+  if (lanes > 0) sched.EnableCores(lanes, {0, 0, 1 % lanes, 2 % lanes, 1 % lanes});
+  sched.RunUntil(Time::Infinite());
+  return sink.got;
+}
+
+TEST(SchedulerLanesTest, TiesBreakByThePushingDomainsNumber) {
+  const std::vector<uint64_t> expected = {10, 11, 20, 21, 30, 31};
+  EXPECT_EQ(TiedArrivals(0), expected);
+  EXPECT_EQ(TiedArrivals(2), expected);
+  EXPECT_EQ(TiedArrivals(3), expected);
+}
+
 }  // namespace
 }  // namespace fe

@@ -1,0 +1,173 @@
+// The scheduler's multi-core windows (docs/multicore.md, "How a run is split"). Each lane holds
+// the events of its domains in a calendar of its own, takes and groups its share of a window
+// there, runs it, and helps run what another lane has not begun. What a domain pushes for a later
+// window waits in an outbox by destination lane until the window is over; each lane then numbers
+// what it receives from the window's push counts by domain number, the order one core gives.
+#include <algorithm>
+#include <atomic>
+
+#include "core/lane_workers.h"
+#include "core/scheduler.h"
+
+namespace fe {
+
+void Scheduler::EnableCores(uint32_t lanes, std::vector<uint32_t> lane_of_domain,
+                            const std::function<void()>& on_thread_start) {
+  std::vector<Event> pending = TakePending();
+  workers_.reset();
+  lanes_.clear();
+  lane_of_domain_.clear();
+  if (lanes > 1) {
+    lane_of_domain_ = std::move(lane_of_domain);
+    if (lane_of_domain_.size() < domains_) lane_of_domain_.resize(domains_, 0);
+    // Domain 0's events wait in the caller's heap, past the lanes' outboxes.
+    if (!lane_of_domain_.empty()) lane_of_domain_[0] = lanes;
+    for (uint32_t i = 0; i < lanes; ++i) {
+      auto lane = std::make_unique<Lane>();
+      lane->lane_of_domain = lane_of_domain_.data();
+      lane->outbox.resize(lanes + 1);
+      lane->window.Resize(domains_);
+      lanes_.push_back(std::move(lane));
+    }
+    workers_ = std::make_unique<LaneWorkers>(lanes, on_thread_start);
+  }
+  Repush(pending);
+}
+
+uint64_t Scheduler::RunWindowOnLanes(Time end) {
+  for (const std::unique_ptr<Lane>& lane : lanes_) {
+    lane->now = lane->latest = clock_.Now();
+    lane->window_end = end;
+    lane->lookahead = lookahead_;
+    // Above every sequence number given out: the window's own events come after what was
+    // pushed before, and among themselves in their push order, as with one core.
+    lane->next_local_seq = next_seq_;
+    lane->events_run = 0;
+    lane->ready.store(false, std::memory_order_relaxed);
+    lane->claimed.store(0, std::memory_order_relaxed);
+  }
+  workers_->Run([this, end](uint32_t lane) { RunLane(lane, end); });
+
+  Time latest = clock_.Now();
+  uint64_t n = 0;
+  bool serial_calls = false;
+  for (const std::unique_ptr<Lane>& lane : lanes_) {
+    n += lane->events_run;
+    if (lane->latest > latest) latest = lane->latest;
+    serial_calls |= !lane->serial_calls.empty();
+  }
+  if (serial_calls) {
+    HandOverInOrder(end);
+  } else {
+    const uint64_t base = next_seq_;
+    next_seq_ += NumberPushes();
+    workers_->Run([this, base](uint32_t lane) { Receive(lane, base); });
+  }
+  events_run_ += n;
+  clock_.AdvanceTo(latest);
+  return n;
+}
+
+void Scheduler::RunLane(uint32_t index, Time end) {
+  Lane* const lane = lanes_[index].get();
+  lane->window.Take(&lane->queue, end, kWarmAheadSlots, &no_event_);
+  lane->pushes_by_rank.resize(lane->window.spans().size());
+  lane->ready.store(true, std::memory_order_release);
+  t_lane_ = lane;
+  // Its own domains first, then what is left of the others': a lane the host slowed, or given
+  // more of the window's events, is helped. Which lane runs a domain changes nothing but speed.
+  const auto lanes = static_cast<uint32_t>(lanes_.size());
+  for (uint32_t k = 0; k < lanes; ++k) {
+    Lane* const owner = lanes_[(index + k) % lanes].get();
+    while (!owner->ready.load(std::memory_order_acquire)) __builtin_ia32_pause();
+    const auto ranks = static_cast<uint32_t>(owner->window.spans().size());
+    for (;;) {
+      const uint32_t first = owner->claimed.fetch_add(kClaimRanks, std::memory_order_relaxed);
+      if (first >= ranks) break;
+      const uint32_t last = std::min(first + kClaimRanks, ranks);
+      for (uint32_t rank = first; rank < last; ++rank) RunRank(lane, owner, rank);
+    }
+  }
+  t_lane_ = nullptr;
+}
+
+void Scheduler::RunRank(Lane* lane, Lane* owner, uint32_t rank) {
+  const DomainWindow::Span& s = owner->window.spans()[rank];
+  lane->running_domain = s.domain;
+  lane->pushes = 0;
+  const Event* events = owner->window.events();
+  lane->events_run += RunDomain<false>(events + s.begin, events + s.end, &lane->local,
+                                       &lane->latest, [lane](const Event& e) {
+                                         lane->now = e.at;
+                                         e.handler->OnEvent(e.arg);
+                                       });
+  owner->pushes_by_rank[rank] = lane->pushes;
+}
+
+uint64_t Scheduler::NumberPushes() {
+  uint64_t total = 0;
+  const size_t words = lanes_[0]->window.domain_bits().size();
+  for (size_t word = 0; word < words; ++word) {
+    uint64_t bits = 0;
+    for (const std::unique_ptr<Lane>& lane : lanes_) bits |= lane->window.domain_bits()[word];
+    for (; bits != 0; bits &= bits - 1) {
+      const auto domain = static_cast<uint32_t>(word * 64 + __builtin_ctzll(bits));
+      const Lane& owner = *lanes_[lane_of_domain_[domain]];
+      offset_[domain] = total;
+      total += owner.pushes_by_rank[owner.window.rank_of(domain)];
+    }
+  }
+  return total;
+}
+
+void Scheduler::Receive(uint32_t index, uint64_t base) {
+  Lane* const lane = lanes_[index].get();
+  const auto number = [this, base](const Handed& h) {
+    return Event{h.at, ((base + offset_[h.sender] + h.index) << kDomainBits) | h.domain, h.handler,
+                 h.arg};
+  };
+  for (const std::unique_ptr<Lane>& from : lanes_) {
+    std::vector<Handed>& outbox = from->outbox[index];
+    for (const Handed& h : outbox) lane->queue.Push(number(h));
+    outbox.clear();
+  }
+  // Domain 0's heap is the caller's, and lane 0 runs on the caller's thread.
+  if (index != 0) return;
+  for (const std::unique_ptr<Lane>& from : lanes_) {
+    std::vector<Handed>& outbox = from->outbox[lanes_.size()];
+    for (const Handed& h : outbox) global_.Push(number(h));
+    outbox.clear();
+  }
+}
+
+void Scheduler::HandOverInOrder(Time end) {
+  in_order_.clear();
+  for (const std::unique_ptr<Lane>& lane : lanes_) {
+    for (std::vector<Handed>& outbox : lane->outbox) {
+      in_order_.insert(in_order_.end(), outbox.begin(), outbox.end());
+      outbox.clear();
+    }
+    in_order_.insert(in_order_.end(), lane->serial_calls.begin(), lane->serial_calls.end());
+    lane->serial_calls.clear();
+  }
+  std::sort(in_order_.begin(), in_order_.end(), [](const Handed& a, const Handed& b) {
+    return a.sender < b.sender || (a.sender == b.sender && a.index < b.index);
+  });
+  // A Serial call runs where one core would have made it, at its time; anything it schedules
+  // inside the window would be out of order (checked as one core checks a domain's push to
+  // another).
+  in_window_ = true;
+  window_end_ = end;
+  running_domain_ = kMaxDomains;
+  for (const Handed& h : in_order_) {
+    if (h.domain == kSerialCall) {
+      clock_.AdvanceTo(h.at);
+      h.handler->OnEvent(h.arg);
+    } else {
+      PushWindowed(Event{h.at, (next_seq_++ << kDomainBits) | h.domain, h.handler, h.arg});
+    }
+  }
+  in_window_ = false;
+}
+
+}  // namespace fe
