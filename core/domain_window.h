@@ -29,6 +29,8 @@ class DomainWindow {
 
   const std::vector<Span>& spans() const { return spans_; }
   const Event* events() const { return ordered_.data(); }
+  // Past the last sentinel.
+  const Event* events_end() const { return ordered_.data() + ordered_.size(); }
   // The window's domains, a bit each (bit d % 64 of word d / 64), until the next Take.
   const std::vector<uint64_t>& domain_bits() const { return active_; }
   // The index in spans() of a domain of the window.

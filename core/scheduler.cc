@@ -92,7 +92,7 @@ bool Scheduler::RunOne() {
   const Event e = queue_.Pop();
   WarmAhead(queue_.PeekAhead(3 * kPrefetchDistance), queue_.PeekAhead(2 * kPrefetchDistance));
   if (const Event* near = queue_.PeekAhead(kPrefetchDistance))
-    near->handler->Prefetch(near->arg, 1);
+    near->handler->Prefetch(near->arg, EventHandler::kWarmDeep);
   Run(e);
   return true;
 }
@@ -146,8 +146,8 @@ uint64_t Scheduler::RunWindow(Time end) {
   uint64_t n = 0;
   for (const DomainWindow::Span& s : window_.spans()) {
     running_domain_ = s.domain;
-    n += RunDomain<true>(window_.events() + s.begin, window_.events() + s.end, &local_, &latest,
-                         [this](const Event& e) { Run(e); });
+    n += RunDomain(window_.events() + s.begin, window_.events() + s.end, window_.events_end(),
+                   &local_, &latest, [this](const Event& e) { Run(e); });
   }
   in_window_ = false;
   clock_.AdvanceTo(latest);

@@ -43,10 +43,15 @@ class EventHandler {
  public:
   virtual ~EventHandler() = default;
   virtual void OnEvent(uint64_t arg) = 0;
-  // Called twice, a few events apart, before OnEvent(arg), once this object's first lines are
-  // being fetched: a handler may prefetch what that event will touch, at stage 0 what it can
-  // address from its own state and arg, at stage 1 what those lines lead to. The misses of
-  // several events then overlap instead of each stalling in turn. Changes nothing.
+  // Called a few events before OnEvent(arg), once this object's first lines are being fetched:
+  // a handler may prefetch what that event will touch, at kWarmNear what it can address from
+  // its own state and arg, at kWarmDeep what those lines lead to. The misses of several events
+  // then overlap instead of each stalling in turn. Changes nothing. At kWarmFixed another
+  // thread may be running this handler's domain: read only what is fixed once the model is
+  // built.
+  static constexpr int kWarmNear = 0;
+  static constexpr int kWarmDeep = 1;
+  static constexpr int kWarmFixed = 2;
   virtual void Prefetch(uint64_t /*arg*/, int /*stage*/) const {}
   // The event OnEvent(arg) will never run (the model is being torn down): release what arg
   // holds, such as a frame on a wire.
@@ -189,14 +194,14 @@ class Scheduler {
     ++events_run_;
     e.handler->OnEvent(e.arg);
   }
-  // Warms the handler object of `far` and, through its handler, what `mid` will touch (stage 0);
-  // either may be null (nothing that far ahead).
-  static void WarmAhead(const Event* far, const Event* mid) {
+  // Warms the handler object of `far` and, through its handler, what `mid` will touch (at
+  // `stage`); either may be null (nothing that far ahead).
+  static void WarmAhead(const Event* far, const Event* mid, int stage = EventHandler::kWarmNear) {
     if (far != nullptr) {
       __builtin_prefetch(far->handler);
       __builtin_prefetch(reinterpret_cast<const char*>(far->handler) + 64);
     }
-    if (mid != nullptr) mid->handler->Prefetch(mid->arg, 0);
+    if (mid != nullptr) mid->handler->Prefetch(mid->arg, stage);
   }
   [[gnu::always_inline]] void PushWindowed(const Event& e) {
     const uint32_t domain = DomainOf(e);
@@ -270,12 +275,12 @@ class Scheduler {
   SortedEvents local_;
   DomainWindow window_;  // one core's
   // Runs one domain's events of the window: [next, last) from the queue, merged with those it
-  // pushes for the window into *local; run(e) runs one. Returns how many ran. kAcrossDomains:
-  // ask the handlers of events past `last` what to warm too (one core). A lane must not: the
-  // next domain may be running on another lane, and the handler reads its own state to answer.
-  template <bool kAcrossDomains, typename RunFn>
-  static uint64_t RunDomain(const Event* next, const Event* last, SortedEvents* local, Time* latest,
-                            RunFn&& run);
+  // pushes for the window into *local; run(e) runs one. Returns how many ran. The events from
+  // warm_last on are warmed at kWarmFixed: on lanes, those past the domains this lane has
+  // claimed, which another lane may be running.
+  template <typename RunFn>
+  static uint64_t RunDomain(const Event* next, const Event* last, const Event* warm_last,
+                            SortedEvents* local, Time* latest, RunFn&& run);
 
   // An event a lane's domain pushed for a later window, or a Serial call, before it has its
   // sequence number: that comes from the pushing domain's number and its count of pushes in
@@ -339,7 +344,8 @@ class Scheduler {
   // run what another lane has not begun (claimed kClaimRanks at a time, so a claim costs little
   // against the events it brings).
   void RunLane(uint32_t index, Time end);
-  void RunRank(Lane* lane, Lane* owner, uint32_t rank);
+  // Runs the domain of `owner`'s window at `rank` on `lane`; warm_last ends the lane's claim.
+  void RunRank(Lane* lane, Lane* owner, uint32_t rank, const Event* warm_last);
   static constexpr uint32_t kClaimRanks = 4;
   // After the window: gives each pushing domain of the window the first number of its pushes
   // (offset_ by domain), in the order of the domains' numbers; returns the pushes in all.
@@ -367,9 +373,10 @@ class Scheduler {
   NoEvent no_event_;
 };
 
-template <bool kAcrossDomains, typename RunFn>
+template <typename RunFn>
 [[gnu::always_inline]] inline uint64_t Scheduler::RunDomain(const Event* next,
                                                             const Event* const last,
+                                                            const Event* const warm_last,
                                                             SortedEvents* local, Time* latest,
                                                             RunFn&& run) {
   uint64_t n = 0;
@@ -387,12 +394,9 @@ template <bool kAcrossDomains, typename RunFn>
     // (the receiving node's output port, queue and counters) is already in cache when a node's
     // events run together, and its parse and route would be done twice (k = 8 and 16: 2 to 5%
     // faster without; +15% CPU at k = 16 even with the route kept for the receive).
-    if constexpr (kAcrossDomains) {
-      WarmAhead(next + 3 * kPrefetchDistance, next + 2 * kPrefetchDistance);
-    } else {
-      const Event* const mid = next + 2 * kPrefetchDistance;
-      WarmAhead(next + 3 * kPrefetchDistance, mid < last ? mid : nullptr);
-    }
+    const Event* const mid = next + 2 * kPrefetchDistance;
+    WarmAhead(next + 3 * kPrefetchDistance, mid,
+              mid < warm_last ? EventHandler::kWarmNear : EventHandler::kWarmFixed);
     // The window's events do not move while it runs: the event can be run where it is.
     const Event& e = *next++;
     if (e.at > *latest) *latest = e.at;

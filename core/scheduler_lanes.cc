@@ -85,22 +85,23 @@ void Scheduler::RunLane(uint32_t index, Time end) {
       const uint32_t first = owner->claimed.fetch_add(kClaimRanks, std::memory_order_relaxed);
       if (first >= ranks) break;
       const uint32_t last = std::min(first + kClaimRanks, ranks);
-      for (uint32_t rank = first; rank < last; ++rank) RunRank(lane, owner, rank);
+      const Event* const warm_last = owner->window.events() + owner->window.spans()[last - 1].end;
+      for (uint32_t rank = first; rank < last; ++rank) RunRank(lane, owner, rank, warm_last);
     }
   }
   t_lane_ = nullptr;
 }
 
-void Scheduler::RunRank(Lane* lane, Lane* owner, uint32_t rank) {
+void Scheduler::RunRank(Lane* lane, Lane* owner, uint32_t rank, const Event* warm_last) {
   const DomainWindow::Span& s = owner->window.spans()[rank];
   lane->running_domain = s.domain;
   lane->pushes = 0;
   const Event* events = owner->window.events();
-  lane->events_run += RunDomain<false>(events + s.begin, events + s.end, &lane->local,
-                                       &lane->latest, [lane](const Event& e) {
-                                         lane->now = e.at;
-                                         e.handler->OnEvent(e.arg);
-                                       });
+  lane->events_run += RunDomain(events + s.begin, events + s.end, warm_last, &lane->local,
+                                &lane->latest, [lane](const Event& e) {
+                                  lane->now = e.at;
+                                  e.handler->OnEvent(e.arg);
+                                });
   owner->pushes_by_rank[rank] = lane->pushes;
 }
 

@@ -365,7 +365,7 @@ void EgressPort::Prefetch(uint64_t what, int stage) const {
     const rte_mbuf* m = FrameOf(what);
     const bool duplex = (what & kFromReverse) != 0;
     const PacketReceiver* receiver = duplex ? rx_node_ : peer_;
-    if (stage == 0) {
+    if (stage != kWarmDeep) {  // the frame's lines and the receiver's: fixed addresses
       PrefetchForReceive(m);
       for (size_t line = 0; line < kReceiverHotBytes; line += 64) {
         __builtin_prefetch(reinterpret_cast<const char*>(receiver) + line);
@@ -376,8 +376,8 @@ void EgressPort::Prefetch(uint64_t what, int stage) const {
   } else if (what == kTxDone) {
     // The queues that may send and their head entries (the scheduler warms the port's own two
     // lines). The queues' lines were touched when their packets came in, by this node: read
-    // here, they are rarely cold.
-    if (stage != 0) return;
+    // here, they are rarely cold. Not at kWarmFixed: the mask and heads change as the port runs.
+    if (stage != kWarmNear) return;
     for (unsigned q = nonempty_mask_; q != 0; q &= q - 1) {
       __builtin_prefetch(&queues()[__builtin_ctz(q)].fifo.front());
     }
