@@ -28,6 +28,7 @@
 #include <functional>
 #include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "core/clock.h"
@@ -333,8 +334,10 @@ class Scheduler {
     std::vector<uint64_t> pushes_by_rank;  // by index in window.spans(), written by who ran it
     // Set once window is grouped, for the lanes that help run it.
     alignas(64) std::atomic<bool> ready{false};
-    // How far into window.spans() the lanes have claimed this window.
-    alignas(64) std::atomic<uint32_t> claimed{0};
+    // The ranks of window.spans() claimed this window: from the front by the lane itself (low
+    // half), from the back by the lanes helping it (high half). One word, so that a claim is one
+    // atomic add and two claims never overlap.
+    alignas(64) std::atomic<uint64_t> claimed{0};
   };
   // The lane the calling thread runs, while it runs one (null otherwise, and always with one core).
   static constinit inline thread_local Lane* t_lane_ = nullptr;
@@ -344,6 +347,9 @@ class Scheduler {
   // run what another lane has not begun (claimed kClaimRanks at a time, so a claim costs little
   // against the events it brings).
   void RunLane(uint32_t index, Time end);
+  // Claims up to kClaimRanks of `owner`'s window's ranks not yet claimed: its first ones for the
+  // owner, its last ones for a lane helping it. Returns [first, last), empty once all are taken.
+  static std::pair<uint32_t, uint32_t> Claim(Lane* owner, bool helping);
   // Runs the domain of `owner`'s window at `rank` on `lane`; warm_last ends the lane's claim.
   void RunRank(Lane* lane, Lane* owner, uint32_t rank, const Event* warm_last);
   static constexpr uint32_t kClaimRanks = 4;

@@ -80,16 +80,29 @@ void Scheduler::RunLane(uint32_t index, Time end) {
   for (uint32_t k = 0; k < lanes; ++k) {
     Lane* const owner = lanes_[(index + k) % lanes].get();
     while (!owner->ready.load(std::memory_order_acquire)) __builtin_ia32_pause();
-    const auto ranks = static_cast<uint32_t>(owner->window.spans().size());
     for (;;) {
-      const uint32_t first = owner->claimed.fetch_add(kClaimRanks, std::memory_order_relaxed);
-      if (first >= ranks) break;
-      const uint32_t last = std::min(first + kClaimRanks, ranks);
+      const auto [first, last] = Claim(owner, k > 0);
+      if (first == last) break;
       const Event* const warm_last = owner->window.events() + owner->window.spans()[last - 1].end;
       for (uint32_t rank = first; rank < last; ++rank) RunRank(lane, owner, rank, warm_last);
     }
   }
   t_lane_ = nullptr;
+}
+
+std::pair<uint32_t, uint32_t> Scheduler::Claim(Lane* owner, bool helping) {
+  // A helper takes the owner's last domains, the owner its first: each window the helper runs
+  // much the same domains, whose state is then still in its cache from the window before,
+  // where taking the next ones in line gave it a different few every window.
+  const auto ranks = static_cast<uint32_t>(owner->window.spans().size());
+  const uint64_t add = helping ? uint64_t{kClaimRanks} << 32 : kClaimRanks;
+  const uint64_t before = owner->claimed.fetch_add(add, std::memory_order_relaxed);
+  const auto front = static_cast<uint32_t>(before);
+  const auto back = static_cast<uint32_t>(before >> 32);
+  if (front + back >= ranks) return {0, 0};
+  const uint32_t end = ranks - back;  // past the last rank unclaimed before this claim
+  if (helping) return {end - std::min(end - front, kClaimRanks), end};
+  return {front, std::min(front + kClaimRanks, end)};
 }
 
 void Scheduler::RunRank(Lane* lane, Lane* owner, uint32_t rank, const Event* warm_last) {
