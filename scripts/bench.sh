@@ -26,8 +26,12 @@ then, per scenario, each core count against the first (hops/s and process wall t
 whether flows.csv is the same), the time a cache line takes to pass between two cores before
 and after the runs (BM_CacheLineBetweenCores, when build/tests/bench/fabric_bench is built: on
 a virtual machine it moves with where the host puts the vCPUs, and the 2-core figures with it),
-and the cost of a hop at k = 16 against one at k = 8. On a shared machine the runs of one
-binary can differ by 25% or more: compare medians of several runs, taken in the same hour.
+and the cost of a hop at k = 16 against one at k = 8. With more than one core count, each round
+also runs one core pinned to each CPU the process may use (taskset): on a virtual machine one
+vCPU can run the loop a third slower than another, and N lanes can give no more than the N
+fastest CPUs together, so the script prints that ceiling beside the speed-up. On a shared
+machine the runs of one binary can differ by 25% or more: compare medians of several runs,
+taken in the same hour.
 
   --runs N           runs of each scenario at each core count (default 5, at least 1)
   --cores-list "L"   core counts to run, separated by spaces (default "1 2"); 1 runs with no
@@ -39,7 +43,7 @@ binary can differ by 25% or more: compare medians of several runs, taken in the 
   -h, --help         this text
 
 Outputs of the last run of each scenario and core count: out/<scenario>/cores<N>/summary.json,
-flows.csv, stdout.txt and time.txt.
+flows.csv, stdout.txt and time.txt (out/<scenario>/cpu<N>/ for the pinned runs).
 TEXT
 }
 
@@ -170,8 +174,22 @@ core_to_core_ns() {
 }
 line_before=$(core_to_core_ns)
 
+# The CPUs this process may run on ("0-3,6" expanded), when the cores are compared and taskset is
+# there: each round runs one core pinned to each of them.
+pinned_cpus=()
+if ((${#cores_counts[@]} > 1)) && command -v taskset >/dev/null 2>&1; then
+  IFS=, read -r -a cpu_ranges <<<"$(taskset -cp $$ | sed 's/.*: *//')"
+  for range in "${cpu_ranges[@]}"; do
+    if [[ "${range}" =~ ^([0-9]+)-([0-9]+)$ ]]; then
+      for ((cpu = BASH_REMATCH[1]; cpu <= BASH_REMATCH[2]; cpu++)); do pinned_cpus+=("${cpu}"); done
+    elif [[ "${range}" =~ ^[0-9]+$ ]]; then
+      pinned_cpus+=("${range}")
+    fi
+  done
+fi
+
 # Per scenario and core count ("<scenario> <cores>"): the figures of each run, space-separated.
-declare -A startup_ms process_s outside_ms rss_kib rate
+declare -A startup_ms process_s outside_ms rss_kib rate pinned_rate
 # Wall time of the process, in seconds, to the microsecond (EPOCHREALTIME: no fork to read it).
 now_s() { echo "${EPOCHREALTIME}"; }
 
@@ -212,6 +230,19 @@ for name in "${scenarios[@]}"; do
                  rss_kib / 1024, hops, run_s
           if (rate + 0 > 0) printf ", %.2f M packet-hops/s, %.1f ns per hop", rate / 1e6, 1e9 / rate
           printf "\n"
+        }'
+    done
+    for cpu in "${pinned_cpus[@]}"; do
+      out_dir=out/${name}/cpu${cpu}
+      mkdir -p "${out_dir}"
+      command=(taskset -c "${cpu}" "${binary}" run "scenarios/${name}.textproto" --out "${out_dir}"
+        --quiet)
+      echo "bench: ${command[*]}   (run ${run} of ${runs})"
+      "${command[@]}" >"${out_dir}/stdout.txt"
+      hops_rate=$(json_number "${out_dir}/summary.json" packet_hops_per_wall_s)
+      pinned_rate["${name} ${cpu}"]+="${hops_rate:-0} "
+      awk -v name="${name}" -v cpu="${cpu}" -v rate="${hops_rate:-0}" 'BEGIN {
+          printf "bench: %s, 1 core pinned to CPU %s: %.2f M packet-hops/s\n", name, cpu, rate / 1e6
         }'
     done
   done
@@ -264,6 +295,33 @@ for name in "${scenarios[@]}"; do
       }'
   done
 done
+
+# What the machine allows: N lanes run no faster than the N fastest CPUs, each alone, together.
+if ((${#pinned_cpus[@]} > 0)); then
+  for name in "${scenarios[@]}"; do
+    per_cpu=()
+    listed=""
+    for cpu in "${pinned_cpus[@]}"; do
+      read -r -a values <<<"${pinned_rate[${name} ${cpu}]}"
+      m=$(median "${values[@]}")
+      per_cpu+=("${m}")
+      listed+=$(awk -v cpu="${cpu}" -v m="${m}" 'BEGIN { printf " CPU %s %.2f M,", cpu, m / 1e6 }')
+    done
+    echo "bench: ${name}, one core pinned to each CPU (medians):${listed%,} packet-hops/s"
+    for cores in "${cores_counts[@]:1}"; do
+      printf '%s\n' "${per_cpu[@]}" | sort -gr | awk -v n="${cores}" -v name="${name}" \
+        -v rate="${median_rate[${name} ${cores}]}" '
+        NR == 1 { fastest = $1 }
+        NR <= n { sum += $1; used++ }
+        END {
+          if (used == n && fastest + 0 > 0)
+            printf "bench: %s, %s cores: at most %.2f M packet-hops/s, the %s fastest CPUs alone " \
+                   "added (%.2fx the fastest); got %.2f M, %.0f%% of that\n", name, n, sum / 1e6,
+                   n, sum / fastest, rate / 1e6, 100 * rate / sum
+        }'
+    done
+  done
+fi
 
 line_after=$(core_to_core_ns)
 if [[ -n "${line_before}" && -n "${line_after}" ]]; then
