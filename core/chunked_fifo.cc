@@ -1,5 +1,7 @@
 #include "core/chunked_fifo.h"
 
+#include "core/prefault.h"
+
 #include <memory>
 #include <mutex>
 #include <new>
@@ -40,6 +42,8 @@ void* FifoChunkPool::Refill() {
     char* slab =
         static_cast<char*>(::operator new (kChunksPerSlab* kFifoChunkBytes, std::align_val_t{64}));
     shared.slabs.push_back(slab);
+    // Linking the chunks writes every page of the slab.
+    PrefaultForWrite(slab, kChunksPerSlab * kFifoChunkBytes);
     for (size_t i = kChunksPerSlab; i-- > 0;) Give(slab + i * kFifoChunkBytes);
   }
   return Take();

@@ -1,5 +1,7 @@
 #include "core/event_queue.h"
 
+#include "core/prefault.h"
+
 #include <algorithm>
 
 namespace fe {
@@ -133,8 +135,15 @@ void EventQueue::ReleaseTaken() {
 
 EventQueue::Chunk* EventQueue::NewChunk() {
   if (free_ == nullptr) {
-    chunks_.push_back(std::make_unique<Chunk>());
-    return chunks_.back().get();
+    // A slab at a time, its pages backed in one call: a chunk is half a page, and a busy
+    // calendar takes hundreds of them while its first windows fill.
+    slabs_.push_back(std::make_unique_for_overwrite<Chunk[]>(kChunksPerSlab));
+    PrefaultForWrite(slabs_.back().get(), kChunksPerSlab * sizeof(Chunk));
+    for (size_t i = kChunksPerSlab; i-- > 1;) {
+      slabs_.back()[i].next = free_;
+      free_ = &slabs_.back()[i];
+    }
+    return &slabs_.back()[0];
   }
   Chunk* c = free_;
   free_ = c->next;

@@ -115,6 +115,7 @@ class EventQueue {
   static constexpr int64_t kBuckets = 1024;  // a 4.2 us window
   static constexpr int64_t kMask = kBuckets - 1;
   static constexpr size_t kChunkEvents = 63;  // a chunk fills 2 KB
+  static constexpr size_t kChunksPerSlab = 32;
   struct Chunk {
     std::array<Event, kChunkEvents> events;
     Chunk* next;
@@ -183,8 +184,8 @@ class EventQueue {
   Chunk* taken_chunks_ = nullptr;
   std::vector<Event> taken_first_;
   std::vector<Event> taken_last_;
-  std::vector<std::unique_ptr<Chunk>> chunks_;  // every chunk, owned
-  Chunk* free_ = nullptr;                       // spent chunks, the most recently used first
+  std::vector<std::unique_ptr<Chunk[]>> slabs_;  // every chunk, owned, kChunksPerSlab a slab
+  Chunk* free_ = nullptr;                        // spent chunks, the most recently used first
 };
 
 }  // namespace fe

@@ -3,6 +3,8 @@
 #include <cassert>
 #include <utility>
 
+#include "core/prefault.h"
+
 namespace fe::dp {
 
 EgressPortArray::EgressPortArray(uint8_t priorities, size_t capacity)
@@ -11,6 +13,8 @@ EgressPortArray::EgressPortArray(uint8_t priorities, size_t capacity)
       capacity_(capacity) {
   storage_ = static_cast<std::byte*>(
       ::operator new (capacity* stride_bytes_, std::align_val_t{alignof(EgressPort)}));
+  // Every port of the fabric is built here, writing all of it.
+  PrefaultForWrite(storage_, capacity * stride_bytes_);
 }
 
 EgressPortArray& EgressPortArray::operator=(EgressPortArray&& o) noexcept {
