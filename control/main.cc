@@ -108,7 +108,8 @@ int Run(const CliArgs& args, const fabric_emu::Scenario& loaded) {
   const Workload& workload = run->emulation->workload;
   const std::vector<MessageOutcome> outcomes = OutcomesOf(run->emulation->fabric->messages());
   for (const Status& s :
-       {WriteFileAtomically(out_dir + "/summary.json", SummaryJson(scenario, seed, *run, flows)),
+       {WriteFileAtomically(out_dir + "/summary.json",
+                            SummaryDocument(scenario, seed, *run, flows).Parts()),
         WriteFileAtomically(out_dir + "/flows.csv", FlowsCsv(metrics, workload, outcomes))}) {
     if (!s.ok()) {
       std::cerr << "fabric-emu: " << s.message() << "\n";

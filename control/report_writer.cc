@@ -87,8 +87,8 @@ FlowMetrics CollectFlowMetrics(const Emulation& e, uint32_t mtu_payload_bytes) {
   return metrics;
 }
 
-std::string SummaryJson(const fabric_emu::Scenario& scenario, uint64_t seed,
-                        const SoftwareRunResult& run, const FlowSummary& flows) {
+SplicedJson SummaryDocument(const fabric_emu::Scenario& scenario, uint64_t seed,
+                            const SoftwareRunResult& run, const FlowSummary& flows) {
   const Emulation& e = *run.emulation;
   const dp::FabricTotals t = e.fabric->Totals();
   Json j;
@@ -165,7 +165,12 @@ std::string SummaryJson(const fabric_emu::Scenario& scenario, uint64_t seed,
   const double wall = run.wall_time_s > 0 ? run.wall_time_s : 1e-9;
   j["packet_hops_per_wall_s"] = static_cast<double>(t.packet_hops) / wall;
   j["events_per_wall_s"] = static_cast<double>(run.events) / wall;
-  return SpliceMember(j.dump(2), "switch_queues", SwitchQueuesText(e), "\n");
+  return SplicedJson(j.dump(2), "switch_queues", SwitchQueuesText(e), "\n");
+}
+
+std::string SummaryJson(const fabric_emu::Scenario& scenario, uint64_t seed,
+                        const SoftwareRunResult& run, const FlowSummary& flows) {
+  return SummaryDocument(scenario, seed, run, flows).Joined();
 }
 
 std::string FlowsCsv(const FlowMetrics& metrics, const Workload& workload,

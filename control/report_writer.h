@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 
+#include "control/report/json_text.h"
 #include "control/software_run.h"
 #include "core/status.h"
 #include "proto/scenario.pb.h"
@@ -19,6 +20,10 @@ namespace fe::control {
 // completed when its message is (control/message_counts.h).
 FlowMetrics CollectFlowMetrics(const Emulation& e, uint32_t mtu_payload_bytes);
 
+// summary.json, as the pieces WriteFileAtomically writes (the switch queues' text is most of it
+// at k = 16), and whole.
+SplicedJson SummaryDocument(const fabric_emu::Scenario& scenario, uint64_t seed,
+                            const SoftwareRunResult& run, const FlowSummary& flows);
 std::string SummaryJson(const fabric_emu::Scenario& scenario, uint64_t seed,
                         const SoftwareRunResult& run, const FlowSummary& flows);
 // One row per message, with its job, actual start and dependencies (ids, space-separated) from

@@ -1,7 +1,10 @@
 #include "control/report/json_text.h"
 
 #include <charconv>
+#include <span>
 #include <stdexcept>
+#include <tuple>
+#include <utility>
 
 namespace fe::control {
 
@@ -65,8 +68,10 @@ void JsonTextWriter::Value(const std::string& v) {
   out_ += nlohmann::json(v).dump();
 }
 
-std::string SpliceMember(std::string_view dumped, std::string_view key, std::string_view text,
-                         std::string_view end) {
+namespace {
+
+// Where the value of the top-level member `key` of `dumped` starts, and the placeholder's length.
+std::pair<size_t, size_t> PlaceholderOf(std::string_view dumped, std::string_view key) {
   std::string prefix = "\n  \"";
   prefix += key;
   prefix += "\": ";
@@ -75,14 +80,39 @@ std::string SpliceMember(std::string_view dumped, std::string_view key, std::str
   if (at == std::string::npos) {
     throw std::logic_error("SpliceMember: no member \"" + std::string(key) + "\" to fill in");
   }
-  const size_t value_at = at + prefix.size();
+  return {at + prefix.size(), placeholder.size()};
+}
+
+std::string Join(std::span<const std::string_view> parts) {
+  size_t bytes = 0;
+  for (std::string_view p : parts) bytes += p.size();
   std::string out;
-  out.reserve(dumped.size() - placeholder.size() + text.size() + end.size());
-  out.append(dumped.substr(0, value_at));
-  out.append(text);
-  out.append(dumped.substr(value_at + placeholder.size()));
-  out.append(end);
+  out.reserve(bytes);
+  for (std::string_view p : parts) out.append(p);
   return out;
+}
+
+}  // namespace
+
+SplicedJson::SplicedJson(std::string dumped, std::string_view key, std::string text,
+                         std::string end)
+    : dumped_(std::move(dumped)), text_(std::move(text)), end_(std::move(end)) {
+  std::tie(value_at_, value_bytes_) = PlaceholderOf(dumped_, key);
+}
+
+std::array<std::string_view, 4> SplicedJson::Parts() const {
+  const std::string_view dumped = dumped_;
+  return {dumped.substr(0, value_at_), text_, dumped.substr(value_at_ + value_bytes_), end_};
+}
+
+std::string SplicedJson::Joined() const { return Join(Parts()); }
+
+std::string SpliceMember(std::string_view dumped, std::string_view key, std::string_view text,
+                         std::string_view end) {
+  const auto [value_at, value_bytes] = PlaceholderOf(dumped, key);
+  const std::array<std::string_view, 4> parts = {dumped.substr(0, value_at), text,
+                                                 dumped.substr(value_at + value_bytes), end};
+  return Join(parts);
 }
 
 }  // namespace fe::control

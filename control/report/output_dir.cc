@@ -38,7 +38,7 @@ StatusOr<TempFile> CreateTempBeside(const std::string& path) {
   return t;
 }
 
-bool WriteAll(int fd, const std::string& contents) {
+bool WriteAll(int fd, std::string_view contents) {
   size_t done = 0;
   while (done < contents.size()) {
     const ssize_t n = ::write(fd, contents.data() + done, contents.size() - done);
@@ -100,9 +100,17 @@ Status PrepareOutputDir(const std::string& out_dir, const std::string& capture_f
 }
 
 Status WriteFileAtomically(const std::string& path, const std::string& contents) {
+  const std::string_view whole = contents;
+  return WriteFileAtomically(path, std::span<const std::string_view>(&whole, 1));
+}
+
+Status WriteFileAtomically(const std::string& path, std::span<const std::string_view> parts) {
   StatusOr<TempFile> temp = CreateTempBeside(path);
   if (!temp.ok()) return Status::Error("cannot write " + path + ": " + temp.status().message());
-  const bool written = WriteAll(temp->fd, contents);
+  bool written = true;
+  for (std::string_view part : parts) {
+    if (written) written = WriteAll(temp->fd, part);
+  }
   const int write_errno = errno;
   if (::close(temp->fd) != 0 || !written) {
     ::unlink(temp->name.c_str());

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <array>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -31,5 +32,7 @@ Status PrepareOutputDir(const std::string& out_dir, const std::string& capture_f
 // Writes `contents` to `path` under a temporary name in the same directory, then renames it to
 // `path`, replacing a file or a symlink there (not the link's target).
 Status WriteFileAtomically(const std::string& path, const std::string& contents);
+// The same, with the file's contents given as pieces, written in order.
+Status WriteFileAtomically(const std::string& path, std::span<const std::string_view> parts);
 
 }  // namespace fe::control

@@ -134,10 +134,24 @@ TEST(SpliceMemberTest, FillsOnlyTheTopLevelMember) {
   EXPECT_EQ(out, expected.dump(2));
 }
 
+TEST(SpliceMemberTest, PartsHoldTheSplicedDocumentWithoutCopyingIt) {
+  Json doc;
+  doc["before"] = 1;
+  doc["section"] = kSplicedMember;
+  doc["after"] = "x";
+  const SplicedJson spliced(doc.dump(2), "section", "[\n    7\n  ]", "\n");
+  std::string concatenated;
+  for (std::string_view part : spliced.Parts()) concatenated += part;
+  doc["section"] = Json::array({7});
+  EXPECT_EQ(concatenated, doc.dump(2) + "\n");
+  EXPECT_EQ(spliced.Joined(), concatenated);
+}
+
 TEST(SpliceMemberTest, MissingMemberIsAnError) {
   Json doc;
   doc["other"] = kSplicedMember;
   EXPECT_THROW(SpliceMember(doc.dump(2), "section", "[]"), std::logic_error);
+  EXPECT_THROW(SplicedJson(doc.dump(2), "section", "[]"), std::logic_error);
 }
 
 }  // namespace

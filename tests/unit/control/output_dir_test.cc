@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -84,6 +85,17 @@ TEST_F(OutputDirTest, SymlinkAtAnOutputNameIsReplacedAndItsTargetUntouched) {
   EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(root_ / "out" / "flows.csv")));
   EXPECT_EQ(Read(root_ / "out" / "flows.csv"), "id,fct_ns\n");
   EXPECT_EQ(Read(target), "precious\n");
+}
+
+TEST_F(OutputDirTest, PartsAreWrittenInOrderAsOneFile) {
+  ASSERT_TRUE(PrepareOutputDir(out(), "").ok());
+  // An empty part among them writes nothing, as an empty file's contents would.
+  const std::array<std::string_view, 4> parts = {"{\n  \"a\": ", "[1, 2]", "", "\n}\n"};
+
+  ASSERT_TRUE(WriteFileAtomically(out() + "/summary.json", parts).ok());
+
+  EXPECT_EQ(Read(root_ / "out" / "summary.json"), "{\n  \"a\": [1, 2]\n}\n");
+  EXPECT_EQ(Listing(root_ / "out"), (std::set<std::string>{"summary.json"}));
 }
 
 TEST_F(OutputDirTest, StaleSymlinkIsRemovedNotItsTarget) {
