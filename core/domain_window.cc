@@ -1,5 +1,7 @@
 #include "core/domain_window.h"
 
+#include "core/prefault.h"
+
 namespace fe {
 
 void DomainWindow::Resize(uint32_t domains) {
@@ -30,6 +32,11 @@ void DomainWindow::Take(EventQueue* queue, Time end, size_t slack, EventHandler*
       offset += count_[domain];
       count_[domain] = 0;
     }
+  }
+  if (total + slack > ordered_.capacity()) {
+    // Every slot is written below: the old events need no copy.
+    ordered_.clear();
+    ReservePrefaulted(&ordered_, 2 * (total + slack));
   }
   ordered_.resize(total + slack);
   for (size_t k = total; k < ordered_.size(); ++k) {

@@ -116,10 +116,12 @@ class EventQueue {
   static constexpr int64_t kMask = kBuckets - 1;
   static constexpr size_t kChunkEvents = 63;  // a chunk fills 2 KB
   static constexpr size_t kChunksPerSlab = 32;
-  struct Chunk {
+  // Line-aligned, so that no event straddles two lines; 32 of them make a 64 KB slab.
+  struct alignas(64) Chunk {
     std::array<Event, kChunkEvents> events;
     Chunk* next;
   };
+  static_assert(sizeof(Chunk) == 2048);
   // The chunk being filled (its count here, so an append touches only the slot it writes) and
   // the full ones behind it.
   struct Bucket {

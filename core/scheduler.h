@@ -313,6 +313,8 @@ class Scheduler {
     // after the window, in the order made.
     std::vector<std::vector<Handed>> outbox;
     std::vector<Handed> serial_calls;
+    // Doubles a full outbox's room, its pages backed at once (core/prefault.h).
+    [[gnu::noinline]] static void GrowOutbox(std::vector<Handed>* box);
     [[gnu::always_inline]] void Push(uint32_t domain, Time at, EventHandler* handler,
                                      uint64_t arg) {
       if (at < now) at = now;
@@ -323,8 +325,11 @@ class Scheduler {
         }
         local.Push(e);
       } else {
-        outbox[lane_of_domain[domain]].push_back(
-            Handed{at, handler, arg, domain, running_domain, pushes++});
+        std::vector<Handed>& box = outbox[lane_of_domain[domain]];
+        if (box.size() == box.capacity()) [[unlikely]] {
+          GrowOutbox(&box);
+        }
+        box.push_back(Handed{at, handler, arg, domain, running_domain, pushes++});
       }
     }
 

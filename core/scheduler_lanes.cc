@@ -7,6 +7,7 @@
 #include <atomic>
 
 #include "core/lane_workers.h"
+#include "core/prefault.h"
 #include "core/scheduler.h"
 
 namespace fe {
@@ -103,6 +104,11 @@ std::pair<uint32_t, uint32_t> Scheduler::Claim(Lane* owner, bool helping) {
   const uint32_t end = ranks - back;  // past the last rank unclaimed before this claim
   if (helping) return {end - std::min(end - front, kClaimRanks), end};
   return {front, std::min(front + kClaimRanks, end)};
+}
+
+void Scheduler::Lane::GrowOutbox(std::vector<Handed>* box) {
+  constexpr size_t kFirstHanded = 1024;
+  ReservePrefaulted(box, std::max(kFirstHanded, 2 * box->capacity()));
 }
 
 void Scheduler::RunRank(Lane* lane, Lane* owner, uint32_t rank, const Event* warm_last) {
