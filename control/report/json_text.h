@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/prefault.h"
+
 namespace fe::control {
 
 class JsonTextWriter {
@@ -22,9 +24,14 @@ class JsonTextWriter {
   // inner lines carry that depth's indent.
   explicit JsonTextWriter(int depth) : depth_(depth) {}
 
-  // Room for this much text: a large section grown by doubling copies itself into fresh pages
-  // each time, and a page's first touch is the dearest part of writing it.
-  void Reserve(size_t bytes) { out_.reserve(bytes); }
+  // Room for this much text, its pages backed at once (core/prefault.h): a large section grown
+  // by doubling copies itself into fresh pages each time, and a page's first touch is the
+  // dearest part of writing it. An estimate a little above the text costs little: the outputs
+  // are written once the packets' memory has gone back.
+  void Reserve(size_t bytes) {
+    out_.reserve(bytes);
+    PrefaultForWrite(out_.data(), out_.capacity());
+  }
 
   void BeginArray() { Open('['); }
   void EndArray() { Close(']'); }
