@@ -1,12 +1,12 @@
 #include "core/chunked_fifo.h"
 
-#include "core/prefault.h"
-
 #include <memory>
 #include <mutex>
 #include <new>
 #include <utility>
 #include <vector>
+
+#include "core/prefault.h"
 
 namespace fe {
 namespace {

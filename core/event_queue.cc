@@ -1,8 +1,8 @@
 #include "core/event_queue.h"
 
-#include "core/prefault.h"
-
 #include <algorithm>
+
+#include "core/prefault.h"
 
 namespace fe {
 

@@ -1,8 +1,9 @@
 // Asks the kernel to back a block about to be written whole with pages in one call, instead of
-// taking a page fault at the first write to each page. A fault is a trap per 4 KB page: some
-// 0.3 us on a bare host, 10-14 us on some virtual machines, where one call costs about 5 us a
-// page (docs/performance.md, "Memory"). Only for memory the caller writes all of at once (a slab
-// it links into a free list, an array it constructs): populating more would raise the peak RSS.
+// taking a page fault at the first write to each page. A fault is a trap per 4 KB page: under a
+// microsecond on a bare host, 10-14 us on some virtual machines, where one call costs about 5 us
+// a page (docs/performance.md, "Page faults"). Only for memory the caller writes all of at once
+// (a slab it links into a free list, an array it constructs): populating more would raise the
+// peak RSS.
 #pragma once
 
 #include <cstddef>
