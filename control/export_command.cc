@@ -30,7 +30,7 @@ int RunExport(const fabric_emu::Scenario& scenario, const ExportOptions& options
     out << csv.value();
     return out ? kExitOk : kExitRuntimeFailure;
   }
-  if (const Status s = WriteFileAtomically(options.out_file, csv.value()); !s.ok()) {
+  if (const Status s = WriteNamedFile(options.out_file, csv.value()); !s.ok()) {
     err << "fabric-emu: " << s.message() << "\n";
     return kExitRuntimeFailure;
   }

@@ -1,6 +1,10 @@
 // fabric-emu: the command line. Exit codes: 0 success, 2 bad usage, a refused scenario or an
 // output directory the run cannot use (nothing ran), 1 a valid scenario whose run failed (or
-// made no progress), 128 + the signal's number for a run that SIGINT or SIGTERM stopped.
+// made no progress, or whose results could not be written, standard output included), 128 + the
+// signal's number for a run that SIGINT or SIGTERM stopped.
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -11,6 +15,7 @@
 #include "control/cli_args.h"
 #include "control/commands/events_csv.h"
 #include "control/export_command.h"
+#include "control/input_paths.h"
 #include "control/realtime_interfaces.h"
 #include "control/report/collectives_report.h"
 #include "control/report/html/report_html.h"
@@ -39,6 +44,15 @@ std::string ScenarioDir(const std::string& path) {
   return dir.empty() ? "." : dir.string();
 }
 
+// What the output directory must not replace: the scenario and the files it reads. Not the
+// events file of a replay, read before the directory is readied (it may be that run's
+// events.csv, which the replay writes again).
+std::vector<std::string> RunInputs(const CliArgs& args, const fabric_emu::Scenario& scenario) {
+  std::vector<std::string> inputs = ScenarioInputFiles(scenario, ScenarioDir(args.scenario_path));
+  inputs.push_back(args.scenario_path);
+  return inputs;
+}
+
 // DPDK heap for a software run. Its packets live in host pages (dp::PoolMemory::kHostPages), and
 // so does their free list: the heap holds only the pool's descriptor (some 150 KB at k = 16).
 // Kept small, as the EAL writes a 48-byte descriptor for each 4 KB page of it.
@@ -60,7 +74,8 @@ int Run(const CliArgs& args, const fabric_emu::Scenario& loaded) {
   const uint64_t seed = scenario.run().seed();
   const std::string out_dir = OutputDir(args, scenario);
   // Before anything runs, so that a directory the run cannot use costs the user no run.
-  if (Status s = PrepareOutputDir(out_dir, scenario.has_capture() ? scenario.capture().file() : "");
+  if (Status s = PrepareOutputDir(out_dir, scenario.has_capture() ? scenario.capture().file() : "",
+                                  RunInputs(args, scenario));
       !s.ok()) {
     std::cerr << "fabric-emu: " << s.message() << "\n";
     return kExitBadInput;
@@ -240,6 +255,7 @@ int Main(int argc, char** argv) {
     ServeOptions options;
     options.out_dir = OutputDir(args, scenario);
     options.scenario_dir = ScenarioDir(args.scenario_path);
+    options.inputs = RunInputs(args, scenario);
     options.log = &std::cerr;
     options.api = args.api;
     return RunServe(scenario, options);
@@ -247,7 +263,17 @@ int Main(int argc, char** argv) {
   return Run(args, scenario);
 }
 
+// What a command prints may be its product (`export`, `topo --dot -`): a write to standard output
+// that failed (a full disk) fails the command as a file's would, instead of exiting 0 with the
+// text cut short.
+int CheckStdout(int exit_code) {
+  std::cout.flush();
+  if (std::cout.good() && std::fflush(stdout) == 0) return exit_code;
+  std::cerr << "fabric-emu: cannot write standard output: " << std::strerror(errno) << "\n";
+  return exit_code == kExitOk ? kExitRuntimeFailure : exit_code;
+}
+
 }  // namespace
 }  // namespace fe::control
 
-int main(int argc, char** argv) { return fe::control::Main(argc, argv); }
+int main(int argc, char** argv) { return fe::control::CheckStdout(fe::control::Main(argc, argv)); }

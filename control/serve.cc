@@ -193,7 +193,8 @@ int RunServe(const fabric_emu::Scenario& given, const ServeOptions& options) {
 
   // Capture writes from the fabric's lcore: a user who asks for it accepts its cost in lateness.
   const std::string capture_file = scenario.has_capture() ? scenario.capture().file() : "";
-  if (Status s = PrepareOutputDir(options.out_dir, capture_file); !s.ok()) return fail(s.message());
+  if (Status s = PrepareOutputDir(options.out_dir, capture_file, options.inputs); !s.ok())
+    return fail(s.message());
   std::vector<dp::ExternalHost*> real_host_ptrs;
   for (const auto& h : attached.hosts) real_host_ptrs.push_back(h.get());
   StatusOr<std::unique_ptr<dp::PcapngWriter>> capture =

@@ -14,10 +14,11 @@
 namespace fe::control {
 
 struct ServeOptions {
-  std::string out_dir;             // created if missing; summary.json goes here
-  std::string scenario_dir = ".";  // relative paths inside the scenario start here
-  std::ostream* log = nullptr;     // progress and notices (stderr in the CLI); none if null
-  api::ApiOptions api;             // the HTTP API, when api.listen is set
+  std::string out_dir;              // created if missing; summary.json goes here
+  std::string scenario_dir = ".";   // relative paths inside the scenario start here
+  std::vector<std::string> inputs;  // files the run reads, which out_dir must not replace
+  std::ostream* log = nullptr;      // progress and notices (stderr in the CLI); none if null
+  api::ApiOptions api;              // the HTTP API, when api.listen is set
 };
 
 // Runs the scenario, already validated (with the command line's overrides applied). Blocks

@@ -55,7 +55,8 @@ bool IsRunOutputName(std::string_view name) {
   return std::find(kRunOutputNames.begin(), kRunOutputNames.end(), name) != kRunOutputNames.end();
 }
 
-Status PrepareOutputDir(const std::string& out_dir, const std::string& capture_file) {
+Status PrepareOutputDir(const std::string& out_dir, const std::string& capture_file,
+                        std::span<const std::string> inputs) {
   std::error_code ec;
   std::filesystem::create_directories(out_dir, ec);
   if (ec) return Status::Error("cannot create output directory " + out_dir + ": " + ec.message());
@@ -87,6 +88,14 @@ Status PrepareOutputDir(const std::string& out_dir, const std::string& capture_f
       return Status::Error("output " + path + " exists and is " +
                            (S_ISDIR(st.st_mode) ? "a directory" : "not a regular file") +
                            "; remove it or choose another --out");
+    }
+    // A link is replaced, never written through: only the name itself can be an input.
+    for (const std::string& input : inputs) {
+      struct stat in;
+      if (::stat(input.c_str(), &in) == 0 && in.st_dev == st.st_dev && in.st_ino == st.st_ino) {
+        return Status::Error("output " + path + " is also an input of the run (" + input +
+                             "): the run would replace it; choose another --out");
+      }
     }
     present.push_back(path);
   }
@@ -122,6 +131,31 @@ Status WriteFileAtomically(const std::string& path, std::span<const std::string_
     const std::string why = Errno();
     ::unlink(temp->name.c_str());
     return Status::Error("cannot write " + path + ": " + why);
+  }
+  return Status::Ok();
+}
+
+Status WriteNamedFile(const std::string& path, const std::string& contents) {
+  struct stat st;
+  // stat follows a symlink: what the name leads to decides.
+  const bool exists = ::stat(path.c_str(), &st) == 0;
+  if (exists && S_ISDIR(st.st_mode)) return Status::Error("cannot write " + path + ": a directory");
+  if (exists && S_ISREG(st.st_mode)) {
+    std::error_code ec;
+    const std::filesystem::path target = std::filesystem::canonical(path, ec);
+    return WriteFileAtomically(ec ? path : target.string(), contents);
+  }
+  struct stat link;
+  const bool dangling = !exists && ::lstat(path.c_str(), &link) == 0;
+  if (!exists && !dangling) return WriteFileAtomically(path, contents);
+  // A device, a FIFO, or a link to a file not there yet: opened and written like any stream.
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return Status::Error("cannot write " + path + ": " + Errno());
+  const bool written = WriteAll(fd, contents);
+  const int write_errno = errno;
+  if (::close(fd) != 0 || !written) {
+    return Status::Error("cannot write " + path + ": " +
+                         std::strerror(written ? errno : write_errno));
   }
   return Status::Ok();
 }

@@ -23,16 +23,23 @@ inline constexpr std::array<std::string_view, 11> kRunOutputNames = {
 bool IsRunOutputName(std::string_view name);
 
 // Creates out_dir if needed and readies it for a run: refuses (with the reason) a path that is
-// not a directory, a directory this process cannot create a file in, and a run output name or
-// `capture_file` (empty: none) that exists as anything but a regular file or a symlink; then
-// removes those names, so that what the run leaves is its own outputs alone. The refusals come
-// before any removal: a refused directory is left as it was.
-Status PrepareOutputDir(const std::string& out_dir, const std::string& capture_file);
+// not a directory, a directory this process cannot create a file in, a run output name or
+// `capture_file` (empty: none) that exists as anything but a regular file or a symlink, and one
+// that is the same file as one of `inputs` (the scenario, a trace it replays: the run would
+// remove or replace what it reads); then removes those names, so that what the run leaves is its
+// own outputs alone. The refusals come before any removal: a refused directory is left as it was.
+Status PrepareOutputDir(const std::string& out_dir, const std::string& capture_file,
+                        std::span<const std::string> inputs = {});
 
 // Writes `contents` to `path` under a temporary name in the same directory, then renames it to
 // `path`, replacing a file or a symlink there (not the link's target).
 Status WriteFileAtomically(const std::string& path, const std::string& contents);
 // The same, with the file's contents given as pieces, written in order.
 Status WriteFileAtomically(const std::string& path, std::span<const std::string_view> parts);
+
+// Writes a file the user named (`export -o FILE`) as a shell's `>` would, but never half of one:
+// a regular file, or what a symlink leads to, is replaced atomically (the link kept); a device
+// or a FIFO (/dev/null, a pipe) is written into; a directory is refused.
+Status WriteNamedFile(const std::string& path, const std::string& contents);
 
 }  // namespace fe::control

@@ -4,8 +4,8 @@
 #include <cctype>
 #include <filesystem>
 
+#include "control/input_paths.h"
 #include "control/sweep/field_override.h"
-#include "control/sweep/input_paths.h"
 #include "control/sweep/scenario_overrides.h"
 #include "core/printable.h"
 

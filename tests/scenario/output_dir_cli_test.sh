@@ -80,4 +80,24 @@ run "$work/plain.textproto"
 grep -q "/proc/self is not writable" "$work/stderr" ||
   fail "/proc/self as output: no reason given: $(cat "$work/stderr")"
 
+# An output name that is one of the run's inputs (the scenario itself, a trace it replays) is
+# refused before anything is removed: the run would delete or replace what it reads.
+out="$work/inputs"
+mkdir -p "$out"
+"$bin" export "$root/scenarios/default.textproto" -o "$out/kv.csv" || fail "export: exit $?"
+printf 'name: "t"\ntopology { fat_tree { k: 4 } }\ntraffic { trace { file: "kv.csv" } }\n' \
+  >"$out/replay.textproto"
+cp "$out/kv.csv" "$work/kv.before"
+run "$out/replay.textproto"
+[ "$rc" -eq 2 ] || fail "trace inside --out: exit $rc, want 2"
+grep -q "output $out/kv.csv is also an input of the run" "$work/stderr" ||
+  fail "trace inside --out: $(cat "$work/stderr")"
+cmp -s "$out/kv.csv" "$work/kv.before" || fail "a refused run changed the trace"
+cp "$work/plain.textproto" "$out/scenario.textproto"
+run "$out/scenario.textproto"
+[ "$rc" -eq 2 ] || fail "scenario.textproto inside --out: exit $rc, want 2"
+grep -q "output $out/scenario.textproto is also an input of the run" "$work/stderr" ||
+  fail "scenario.textproto inside --out: $(cat "$work/stderr")"
+cmp -s "$out/scenario.textproto" "$work/plain.textproto" || fail "a refused run changed the scenario"
+
 cli_finish "output_dir_cli"

@@ -112,6 +112,30 @@ expect_exit 2 'bad_trace.textproto:3: .*unknown_trigger\.cm:5:' run "$work/bad_t
 expect_exit 2 "unknown option '--out'" export "$root/scenarios/default.textproto" --out x
 expect_exit 2 "missing SCENARIO" export
 expect_exit 1 "cannot write" export "$root/scenarios/default.textproto" -o "$work/no/such/dir/w.csv"
+expect_exit 1 "cannot write" export "$root/scenarios/default.textproto" -o "$work"
+# A full disk fails the command, on a file and on standard output alike (/dev/full: ENOSPC).
+expect_exit 1 "cannot write /dev/full: No space left" export "$root/scenarios/default.textproto" \
+  -o /dev/full
+"$bin" export "$root/scenarios/default.textproto" >/dev/full 2>"$work/stderr"
+[ $? -eq 1 ] || fail "export >/dev/full did not exit 1"
+grep -q "cannot write standard output: No space left" "$work/stderr" ||
+  fail "export >/dev/full: $(cat "$work/stderr")"
+[ -c /dev/full ] || fail "export -o /dev/full replaced the device"
+
+# -o FILE writes as a shell's > would: into a FIFO, through a symlink (the link kept).
+"$bin" export "$root/scenarios/default.textproto" -o "$work/default.csv" || fail "export: exit $?"
+mkfifo "$work/pipe"
+cat "$work/pipe" >"$work/from_pipe" &
+reader=$!
+"$bin" export "$root/scenarios/default.textproto" -o "$work/pipe" || fail "export -o FIFO: exit $?"
+wait "$reader"
+[ -p "$work/pipe" ] || fail "export -o FIFO replaced the FIFO"
+cmp -s "$work/from_pipe" "$work/default.csv" || fail "export -o FIFO: the reader got other bytes"
+echo old >"$work/target.csv"
+ln -s target.csv "$work/link.csv"
+"$bin" export "$root/scenarios/default.textproto" -o "$work/link.csv" || fail "export -o link: exit $?"
+[ -L "$work/link.csv" ] || fail "export -o link replaced the symlink"
+cmp -s "$work/target.csv" "$work/default.csv" || fail "export -o link: the target was not written"
 
 "$bin" export --help >"$work/help" || fail "export --help: exit $?"
 grep -q "traffic { trace { file:" "$work/help" || fail "export --help does not teach the replay"

@@ -1,12 +1,17 @@
 // Input files a scenario names (cdf_file, a graph's or a trace's file, ...) are relative to the
 // scenario's folder. A sweep writes each point's scenario into another folder, so it anchors
-// them first: relative paths become absolute, and the point's scenario runs from anywhere.
+// them first: relative paths become absolute, and the point's scenario runs from anywhere. A run
+// lists them, so that its output directory never replaces one.
 #pragma once
 
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include <google/protobuf/descriptor.h>
 #include <google/protobuf/message.h>
+
+#include "proto/scenario.pb.h"
 
 namespace fe::control {
 
@@ -18,5 +23,9 @@ bool IsInputPathField(const google::protobuf::FieldDescriptor* field);
 // made absolute and normalised.
 void AnchorInputPaths(const std::filesystem::path& scenario_dir,
                       google::protobuf::Message* message);
+
+// Every input file the scenario names, anchored as above.
+std::vector<std::string> ScenarioInputFiles(const fabric_emu::Scenario& scenario,
+                                            const std::filesystem::path& scenario_dir);
 
 }  // namespace fe::control
