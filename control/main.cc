@@ -26,6 +26,7 @@
 #include "control/report/scenario_text.h"
 #include "control/report_writer.h"
 #include "control/scenario_loader.h"
+#include "control/scenario_validator.h"
 #include "control/serve.h"
 #include "control/software_run.h"
 #include "control/stop_signals.h"
@@ -229,8 +230,10 @@ int Main(int argc, char** argv) {
       args.command == Command::kValidate || args.command == Command::kServe
           ? MissingInterfaces(args.scenario_path, scenario)
           : std::vector<std::string>{};
+  const Status fits = CheckCoresFitMachine(scenario, args.scenario_path);
   if (args.command == Command::kValidate) {
     for (const std::string& m : missing) std::cerr << "warning: " << m << "\n";
+    if (!fits.ok()) std::cerr << "warning: " << fits.message() << "\n";
     std::cout << args.scenario_path << ": valid\n";
     return kExitOk;
   }
@@ -259,6 +262,10 @@ int Main(int argc, char** argv) {
     options.log = &std::cerr;
     options.api = args.api;
     return RunServe(scenario, options);
+  }
+  if (!fits.ok()) {
+    std::cerr << "fabric-emu: " << fits.message() << "\n";
+    return kExitBadInput;
   }
   return Run(args, scenario);
 }

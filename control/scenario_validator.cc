@@ -53,13 +53,20 @@ void CheckRun(Validation& v) {
                         run.queue_sample_interval_ns());
   v.Duration(s, fabric_emu::Run::kNoProgressTimeoutNsFieldNumber, run.no_progress_timeout_ns(),
              false);
-  v.out.InRange<uint32_t>(s, fabric_emu::Run::kCoresFieldNumber, run.cores(), 1, MachineCores(),
-                          "the machine's cores");
+  v.out.InRange<uint32_t>(s, fabric_emu::Run::kCoresFieldNumber, run.cores(), 1, kMaxRunCores);
 }
 
 }  // namespace
 
 uint32_t MachineCores() { return std::max(1u, std::thread::hardware_concurrency()); }
+
+Status CheckCoresFitMachine(const Scenario& scenario, const std::string& display_name) {
+  const uint32_t cores = scenario.run().cores();
+  if (cores <= MachineCores()) return Status::Ok();
+  return Status::Error(display_name + ": run.cores: " + std::to_string(cores) +
+                       " is more than this machine's " + std::to_string(MachineCores()) +
+                       " cores; --cores N runs the scenario here on N of them");
+}
 
 std::vector<std::string> ValidateScenario(const Scenario& scenario,
                                           const pb::TextFormat::ParseInfoTree& locations,

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/status.h"
 #include "proto/scenario.pb.h"
 
 namespace fe::control {
@@ -16,9 +17,17 @@ namespace fe::control {
 // 9.2e15 ns: a time field stays well below, so that sums of times cannot overflow.
 inline constexpr double kMaxScenarioTimeNs = 1e15;
 
-// The cores a run may use (run.cores, --cores): std::thread::hardware_concurrency, 1 where
+// The most cores a scenario may name (run.cores): each lane of a run is a DPDK lcore.
+inline constexpr uint32_t kMaxRunCores = 64;
+
+// The cores a run may use here (run.cores, --cores): std::thread::hardware_concurrency, 1 where
 // unknown.
 uint32_t MachineCores();
+
+// Refuses a run.cores above this machine's cores, naming the scenario as `display_name`. Kept
+// out of ValidateScenario: a scenario written on a larger machine is valid, and `--cores N` (or
+// `--set run.cores=N`) runs it here.
+Status CheckCoresFitMachine(const fabric_emu::Scenario& scenario, const std::string& display_name);
 
 // Every rule `scenario` breaks, as "FILE:LINE: field.path: message" (FILE is `display_name`,
 // LINE 1-based, taken from `locations`), sorted by line. Empty when the scenario is valid.

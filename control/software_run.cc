@@ -14,6 +14,7 @@
 #include "control/message_counts.h"
 #include "control/process_clock.h"
 #include "control/progress_watch.h"
+#include "control/scenario_validator.h"
 #include "topology/partition.h"
 
 namespace fe::control {
@@ -51,6 +52,9 @@ uint32_t LanesFor(const fabric_emu::Scenario& scenario, const Emulation& e, bool
   }
   return 1;
 }
+
+// The caller's thread and every other lane hold an lcore id.
+static_assert(kMaxRunCores <= RTE_MAX_LCORE);
 
 void EnableCores(uint32_t lanes, Emulation* e) {
   const std::vector<uint32_t> part = topo::PartitionNodes(e->graph, lanes);

@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "control/report/output_dir.h"
+#include "control/scenario_validator.h"
 #include "control/stop_signals.h"
 #include "control/sweep/child_processes.h"
 #include "control/sweep/sweep_csv.h"
@@ -188,6 +189,12 @@ int RunSweep(const CliArgs& args, const fabric_emu::Scenario& base) {
     return kExitBadInput;
   }
   const SweepGrid& grid = *built;
+  for (const SweepPoint& point : grid.points) {
+    if (Status s = CheckCoresFitMachine(point.scenario, args.scenario_path); !s.ok()) {
+      std::cerr << "fabric-emu: sweep refused, nothing ran: " << s.message() << "\n";
+      return kExitBadInput;
+    }
+  }
   const std::string out_dir = SweepDir(args, base);
   std::error_code ec;
   const fs::path program = fs::read_symlink("/proc/self/exe", ec);

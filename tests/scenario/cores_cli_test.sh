@@ -6,7 +6,8 @@
 source "$(dirname "$0")/cli_lib.sh"
 cores=$(nproc)
 
-# Refusals, before anything runs: the option and the scenario field, with file:line.
+# Refusals, before anything runs: the option, and a scenario field above this machine's cores
+# (valid elsewhere: `validate` warns, `--cores` overrides it).
 out=$("$bin" run "$root/scenarios/default.textproto" --out "$work/x" --cores $((cores + 1)) 2>&1)
 [ $? -eq 2 ] || fail "--cores $((cores + 1)) was not refused with exit 2"
 echo "$out" | grep -q -- "--cores takes a whole number from 1 to $cores, the machine's cores" ||
@@ -15,9 +16,22 @@ printf 'name: "x"\ntopology { fat_tree { k: 4 } }\ntraffic { permutation { messa
   $((cores + 1)) >"$work/big.textproto"
 out=$("$bin" run "$work/big.textproto" --out "$work/x" 2>&1)
 [ $? -eq 2 ] || fail "run { cores: $((cores + 1)) } was not refused with exit 2"
-echo "$out" | grep -q "big.textproto:5: run.cores: must be in \[1, $cores\]" ||
+echo "$out" | grep -q "big.textproto: run.cores: $((cores + 1)) is more than this machine's $cores cores" ||
   fail "run.cores: unexpected message: $out"
 [ -e "$work/x" ] && fail "a refused run left outputs"
+out=$("$bin" validate "$work/big.textproto" 2>&1) || fail "validate refused run.cores: $out"
+echo "$out" | grep -q "warning: .*big.textproto: run.cores: $((cores + 1)) is more than" ||
+  fail "validate gave no warning for run.cores: $out"
+"$bin" run "$work/big.textproto" --out "$work/x" --cores 1 >/dev/null 2>&1 ||
+  fail "--cores 1 did not override run { cores: $((cores + 1)) }"
+"$bin" run "$work/big.textproto" --out "$work/x" --set run.cores=1 >/dev/null 2>&1 ||
+  fail "--set run.cores=1 did not override run { cores: $((cores + 1)) }"
+printf 'name: "x"\ntopology { fat_tree { k: 4 } }\ntraffic { permutation { message_bytes: 1000 } }\nrun {\n  cores: 0\n}\n' \
+  >"$work/zero.textproto"
+out=$("$bin" validate "$work/zero.textproto" 2>&1)
+[ $? -eq 2 ] || fail "run { cores: 0 } was not refused with exit 2"
+echo "$out" | grep -q "zero.textproto:5: run.cores: must be in \[1, 64\]" ||
+  fail "run.cores 0: unexpected message: $out"
 
 if [ "$cores" -lt 2 ]; then
   echo "cores_cli: one core here, no two-core run to compare"
