@@ -28,8 +28,16 @@ using Json = nlohmann::ordered_json;
 
 double Ns(Time t) { return static_cast<double>(t.ps()) / 1000.0; }
 
+// A percentile of no flow is none: null, not 0, which would read as an instant completion.
+Json Percentile(bool any, double v) { return any ? Json(v) : Json(nullptr); }
+
 Json SlowdownJson(const SlowdownStats& s) {
-  return Json{{"count", s.count}, {"p50", s.p50}, {"p95", s.p95}, {"p99", s.p99}, {"max", s.max}};
+  const bool any = s.count > 0;
+  return Json{{"count", s.count},
+              {"p50", Percentile(any, s.p50)},
+              {"p95", Percentile(any, s.p95)},
+              {"p99", Percentile(any, s.p99)},
+              {"max", Percentile(any, s.max)}};
 }
 
 // Each change of the fabric as it happened, with what it cost; reroute_ns is null when the run
@@ -105,10 +113,11 @@ SplicedJson SummaryDocument(const fabric_emu::Scenario& scenario, uint64_t seed,
   const MessageCounts counts = CountMessages(e.fabric->messages());
   j["flows_delivered_unacknowledged"] = counts.delivered_unacknowledged;
   j["flows_undelivered"] = counts.undelivered;
-  j["fct_ns"] = Json{{"p50", Ns(flows.fct.p50)},
-                     {"p95", Ns(flows.fct.p95)},
-                     {"p99", Ns(flows.fct.p99)},
-                     {"max", Ns(flows.fct.max)}};
+  const bool any = flows.flows_completed > 0;
+  j["fct_ns"] = Json{{"p50", Percentile(any, Ns(flows.fct.p50))},
+                     {"p95", Percentile(any, Ns(flows.fct.p95))},
+                     {"p99", Percentile(any, Ns(flows.fct.p99))},
+                     {"max", Percentile(any, Ns(flows.fct.max))}};
   j["slowdown"] = SlowdownJson(flows.slowdown);
   Json buckets = Json::array();
   for (const SizeBucketSlowdown& b : flows.slowdown_by_size) {
@@ -221,23 +230,34 @@ std::string HumanSummary(const fabric_emu::Scenario& scenario, uint64_t seed,
   const Emulation& e = *run.emulation;
   const dp::FabricTotals t = e.fabric->Totals();
   char buf[1024];
+  std::snprintf(buf, sizeof(buf),
+                "scenario %s (seed %llu): %zu hosts, %zu switches\n"
+                "  messages  %llu of %zu completed, %llu payload bytes delivered, %llu drops\n",
+                scenario.name().c_str(), static_cast<unsigned long long>(seed), e.graph.num_hosts(),
+                e.graph.num_switches(), static_cast<unsigned long long>(flows.flows_completed),
+                e.fabric->messages().size(),
+                static_cast<unsigned long long>(t.nics.payload_bytes_received),
+                static_cast<unsigned long long>(t.drops.total_packets()));
+  std::string s = buf;
+  if (flows.flows_completed > 0) {
+    std::snprintf(
+        buf, sizeof(buf),
+        "  FCT       p50 %.3f us, p99 %.3f us, max %.3f us; slowdown p50 %.3f, p99 %.3f\n",
+        Ns(flows.fct.p50) / 1000, Ns(flows.fct.p99) / 1000, Ns(flows.fct.max) / 1000,
+        flows.slowdown.p50, flows.slowdown.p99);
+    s += buf;
+  } else {
+    s += "  FCT       none: no message completed\n";
+  }
   std::snprintf(
       buf, sizeof(buf),
-      "scenario %s (seed %llu): %zu hosts, %zu switches\n"
-      "  messages  %llu of %zu completed, %llu payload bytes delivered, %llu drops\n"
-      "  FCT       p50 %.3f us, p99 %.3f us, max %.3f us; slowdown p50 %.3f, p99 %.3f\n"
       "  simulated %.3f us in %.3f s wall: %llu packet-hops, %.2f M packet-hops/s\n"
       "  start-up  %.1f ms of wall time from the program's start to the first event\n",
-      scenario.name().c_str(), static_cast<unsigned long long>(seed), e.graph.num_hosts(),
-      e.graph.num_switches(), static_cast<unsigned long long>(flows.flows_completed),
-      e.fabric->messages().size(), static_cast<unsigned long long>(t.nics.payload_bytes_received),
-      static_cast<unsigned long long>(t.drops.total_packets()), Ns(flows.fct.p50) / 1000,
-      Ns(flows.fct.p99) / 1000, Ns(flows.fct.max) / 1000, flows.slowdown.p50, flows.slowdown.p99,
       Ns(run.simulated_time) / 1000, run.wall_time_s,
       static_cast<unsigned long long>(t.packet_hops),
       static_cast<double>(t.packet_hops) / (run.wall_time_s > 0 ? run.wall_time_s : 1e-9) * 1e-6,
       run.startup_wall_s * 1e3);
-  std::string s = buf;
+  s += buf;
   // A person at a terminal wants the figures of the workload they ran, not only of its messages.
   const std::vector<MessageOutcome> outcomes = OutcomesOf(e.fabric->messages());
   for (const JobTiming& j : JobTimings(e.workload, outcomes)) {

@@ -30,7 +30,8 @@ StatusOr<std::vector<HeadlineValue>> ReadHeadline(const std::string& summary_jso
              {"slowdown_p50", "/slowdown/p50"},
              {"slowdown_p99", "/slowdown/p99"},
              {"simulated_time_ns", "/simulated_time_ns"}}) {
-      out.push_back(Figure(column, Number(j, pointer)));
+      // A percentile of no completed flow is null: no figure, an empty cell.
+      if (const Json& v = Number(j, pointer); !v.is_null()) out.push_back(Figure(column, v));
     }
     // Payload delivered over the makespan, all hosts together: bits per ns is Gb/s.
     const double simulated_ns = Number(j, "/simulated_time_ns").get<double>();

@@ -137,7 +137,7 @@ StatusOr<Section> FctSection(const ReportInput& in) {
   }
   body += Figure(svg::RenderXyChart(cdf));
 
-  // A bucket without flows has no percentiles: summary.json writes 0 for them, the table "-".
+  // A bucket without flows has no percentiles: summary.json writes null (0 before), the table "-".
   const auto row = [](const std::string& name, const Json& s) {
     const bool empty = NumberOr(Field(s, "count"), 0) == 0;
     std::vector<std::string> r = {name, NumberText(Field(s, "count"))};
