@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "control/scenario_validator.h"
+#include "control/validation.h"
 #include "core/printable.h"
 
 namespace fe::control {
@@ -81,7 +82,7 @@ StatusOr<fabric_emu::Scenario> LoadScenarioText(const std::string& text,
   }
   // The one thing the file may leave to its location: an unset name is the file's stem.
   if (!scenario.has_name()) {
-    scenario.set_name(std::filesystem::path(display_name).stem().string());
+    scenario.set_name(PlainNameFromStem(std::filesystem::path(display_name).stem().string()));
   }
   const std::vector<std::string> errors = ValidateScenario(scenario, locations, display_name);
   if (!errors.empty()) return JoinLines(errors);

@@ -19,14 +19,11 @@ using fabric_emu::Scenario;
 void CheckName(Validation& v) {
   const std::string& name = v.scenario.name();
   if (IsPlainName(name)) return;
-  // Not in the text (no line): the loader took it from the file name.
-  const bool from_file_name = v.root.Line(Scenario::kNameFieldNumber) == 0;
-  v.out.Add(
-      v.root, Scenario::kNameFieldNumber,
-      "must be 1 to 64 letters, digits, '_', '-' or '.', not starting with '.', since "
-      "it names the output directory out/<name>; got " +
-          Quoted(name) +
-          (from_file_name ? " (taken from the file name: set name: \"...\" in the file)" : ""));
+  // Set in the text or by --set: one taken from the file name is made plain (PlainNameFromStem).
+  v.out.Add(v.root, Scenario::kNameFieldNumber,
+            "must be 1 to 64 letters, digits, '_', '-' or '.', not starting with '.', since "
+            "it names the output directory out/<name>; got " +
+                Quoted(name));
 }
 
 void CheckTraffic(Validation& v) {

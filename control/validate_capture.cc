@@ -1,5 +1,6 @@
 // The capture section: the file it writes and the ports it records, each of a host or a switch
 // the fabric has.
+#include "control/api/api_token.h"
 #include "control/report/output_dir.h"
 #include "control/switch_ref.h"
 #include "control/validation.h"
@@ -71,7 +72,7 @@ void ValidateCapture(Validation& v) {
                 "must be a file name in the output directory: 1 to 64 letters, digits, '_', '-' "
                 "or '.', not starting with '.'; got " +
                     Quoted(cap.file()));
-    } else if (IsRunOutputName(cap.file())) {
+    } else if (IsRunOutputName(cap.file()) || cap.file() == api::kTokenFileName) {
       v.out.Add(s, Capture::kFileFieldNumber,
                 "must not be the name of another output of the run, got " + Quoted(cap.file()));
     }

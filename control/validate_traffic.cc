@@ -1,5 +1,6 @@
 // The traffic sections: each pattern's fields, its host indices against the built fabric, and
 // how many messages it makes.
+#include <algorithm>
 #include <filesystem>
 #include <optional>
 
@@ -7,6 +8,7 @@
 #include "control/validate_training.h"
 #include "control/validation.h"
 #include "control/workload_build.h"
+#include "core/printable.h"
 #include "traffic/cdf_load.h"
 #include "traffic/dependency_cycle.h"
 #include "traffic/flow_size_cdf.h"
@@ -133,6 +135,14 @@ double CheckCdfLoad(Validation& v, const CdfLoad& c, const Site& s) {
 // Returns how many messages the section makes (a cdf_load: how many on average).
 double ValidateTraffic(Validation& v, const Traffic& t, const Site& s) {
   v.out.InRange(s, Traffic::kDscpFieldNumber, t.dscp(), 0, kMaxDscp);
+  // A job's name heads a column of the CSV outputs and of an exported trace: one printable line.
+  if (t.has_job() && (t.job().empty() || std::ranges::any_of(t.job(), [](unsigned char c) {
+                        return c < 0x20 || c == 0x7f;
+                      }))) {
+    v.out.Add(s, Traffic::kJobFieldNumber,
+              "must be a name on one line, not empty and without control characters, got " +
+                  Quoted(t.job()));
+  }
   switch (t.pattern_case()) {
     case Traffic::kPermutation: {
       const Site ps = s.Nested(Traffic::kPermutationFieldNumber);

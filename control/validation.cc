@@ -76,4 +76,13 @@ bool IsPlainName(const std::string& name) {
          });
 }
 
+std::string PlainNameFromStem(const std::string& stem) {
+  std::string name = stem.substr(std::min(stem.find_first_not_of('.'), stem.size()));
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '.') c = '_';
+  }
+  if (name.size() > 64) name.resize(64);
+  return name.empty() ? "scenario" : name;
+}
+
 }  // namespace fe::control

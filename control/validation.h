@@ -59,6 +59,10 @@ struct Validation {
 // One plain path component: 1 to 64 letters, digits, '_', '-' or '.', not starting with '.'
 // (no directory, no hidden file, nothing outside the folder it is put in).
 bool IsPlainName(const std::string& name);
+// A plain name made from a file's stem: every other character becomes '_', leading dots go, and
+// it is cut to 64 characters ("scenario" when nothing is left), so that a scenario file may be
+// named "my run.textproto" and still run (as out/my_run).
+std::string PlainNameFromStem(const std::string& stem);
 
 // Reports an error of topo::BuildTopology ("<path inside Topology>: <reason>") at the line of
 // that path in the file, as "topology.<path>: <reason>"; an error without a path, at the topology.

@@ -41,7 +41,7 @@ StatusOr<std::unique_ptr<ApiSession>> ApiSession::Start(const ApiOptions& option
     token_where = options.token_file;
   } else {
     token = NewToken();
-    token_where = out_dir + "/api-token";
+    token_where = out_dir + "/" + std::string(kTokenFileName);
     if (token.ok()) {
       if (Status s = WriteTokenFile(token_where, *token); !s.ok()) return s;
     }

@@ -62,6 +62,9 @@ const std::vector<BadFile>& BadFiles() {
       {"empty_flow_list.textproto", "5", "traffic[0].flow_list.flow: required", ""},
       {"capture_without_ports.textproto", "4", "capture.port: required", ""},
       {"capture_over_flows_csv.textproto", "6", "capture.file: must not be the name", ""},
+      {"capture_over_api_token.textproto", "6", "capture.file: must not be the name", ""},
+      {"job_name_two_lines.textproto", "5", "traffic[0].job: must be a name on one line",
+       "got \"a\\nb\""},
       // 16 hosts x 1e11 b/s / (8 x 1,711,250 B, the mean) x 1000 s: about 1.17e8 flows.
       {"cdf_load_too_many_flows.textproto", "4", "traffic[0]: the traffic up to here holds about",
        "more than the 16776960 a run holds"},
@@ -216,6 +219,21 @@ TEST(ScenarioLoaderTest, UnsetNameIsTheFileStem) {
       LoadScenarioText("topology { fat_tree { k: 4 } }\n", "some/dir/my_fabric.textproto");
   ASSERT_TRUE(s.ok()) << s.status().message();
   EXPECT_EQ(s->name(), "my_fabric");
+}
+
+// A stem that is no plain name still names the run: the file's name is the user's to choose.
+TEST(ScenarioLoaderTest, AStemThatIsNoPlainNameIsMadeOne) {
+  for (const auto& [file, want] : std::vector<std::pair<std::string, std::string>>{
+           {"d/my scen.textproto", "my_scen"},
+           {".hidden.textproto", "hidden"},
+           {"d/..textproto", "scenario"},
+           {"d/r\303\251seau.v2.textproto", "r__seau.v2"},
+           {std::string(70, 'x') + ".textproto", std::string(64, 'x')}}) {
+    const StatusOr<fabric_emu::Scenario> s =
+        LoadScenarioText("topology { fat_tree { k: 4 } }\n", file);
+    ASSERT_TRUE(s.ok()) << file << ": " << s.status().message();
+    EXPECT_EQ(s->name(), want) << file;
+  }
 }
 
 TEST(ScenarioLoaderTest, NameMustBeAPlainDirectoryName) {
