@@ -39,8 +39,10 @@ class SyntaxErrors : public pb::io::ErrorCollector {
   explicit SyntaxErrors(const std::string& file) : file_(file) {}
 
   void AddError(int line, pb::io::ColumnNumber column, const std::string& message) override {
+    // At the end of the text the parser names the token it got as nothing: "..., got: ".
+    const bool at_end = message.ends_with("got: ");
     errors_.push_back(file_ + ":" + std::to_string(line + 1) + ":" + std::to_string(column + 1) +
-                      ": " + message);
+                      ": " + message + (at_end ? "the end of the file" : ""));
   }
 
   const std::vector<std::string>& errors() const { return errors_; }
@@ -53,10 +55,15 @@ class SyntaxErrors : public pb::io::ErrorCollector {
 // One error a line: a control character a value brought into a message is shown as an escape,
 // so it can neither split its line nor drive the terminal.
 Status JoinLines(const std::vector<std::string>& lines) {
+  // A mistake repeated a million times (a list of hosts) is read in its first lines.
+  constexpr size_t kMaxLines = 100;
   std::string joined;
-  for (const std::string& line : lines) {
+  for (size_t i = 0; i < lines.size() && i < kMaxLines; ++i) {
     if (!joined.empty()) joined += '\n';
-    joined += Printable(line);
+    joined += Printable(lines[i]);
+  }
+  if (lines.size() > kMaxLines) {
+    joined += "\n... and " + std::to_string(lines.size() - kMaxLines) + " more errors";
   }
   return Status::Error(joined);
 }

@@ -8,8 +8,9 @@
 
 namespace fe {
 
-// `s` with every control character (below 0x20, and 0x7f) written as an escape: \n, \r, \t,
-// else \xNN. Other bytes, UTF-8 included, stay as they are.
+// `s` with every control character (below 0x20, 0x7f, and the C1 controls U+0080 to U+009F) and
+// every byte that is not part of well-formed UTF-8 written as an escape: \n, \r, \t, else \xNN
+// (a C1 control's two bytes each). Other characters stay as they are.
 std::string Printable(std::string_view s);
 
 // A user's value in quotes, printable, cut to its first 64 bytes so that a mistaken huge field

@@ -221,6 +221,26 @@ TEST(ScenarioLoaderTest, UnsetNameIsTheFileStem) {
   EXPECT_EQ(s->name(), "my_fabric");
 }
 
+TEST(ScenarioLoaderTest, AnUnterminatedFileSaysItEnded) {
+  const StatusOr<fabric_emu::Scenario> s =
+      LoadScenarioText("topology { fat_tree { k: 4 ", "u.textproto");
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().message(),
+            "u.textproto:1:28: Expected identifier, got: the end of the file");
+}
+
+// 250 bad host indices: the first 100 errors, then how many more.
+TEST(ScenarioLoaderTest, ManyErrorsAreCut) {
+  std::string text = "topology { fat_tree { k: 4 } }\ntraffic { flow_list {\n";
+  for (int i = 0; i < 250; ++i) text += "flow { src_host: 99 dst_host: 1 message_bytes: 1000 }\n";
+  text += "} }\n";
+  const StatusOr<fabric_emu::Scenario> s = LoadScenarioText(text, "m.textproto");
+  ASSERT_FALSE(s.ok());
+  const std::string m = s.status().message();
+  EXPECT_EQ(std::count(m.begin(), m.end(), '\n'), 100);
+  EXPECT_TRUE(m.ends_with("\n... and 150 more errors")) << m.substr(m.size() - 200);
+}
+
 // A stem that is no plain name still names the run: the file's name is the user's to choose.
 TEST(ScenarioLoaderTest, AStemThatIsNoPlainNameIsMadeOne) {
   for (const auto& [file, want] : std::vector<std::pair<std::string, std::string>>{
