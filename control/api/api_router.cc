@@ -6,6 +6,7 @@
 #include "control/api/api_token.h"
 #include "control/api/metrics_text.h"
 #include "control/api/status_json.h"
+#include "core/printable.h"
 
 namespace fe::control::api {
 
@@ -72,8 +73,10 @@ ApiResponse Get(std::string_view path, std::string_view query, ApiBackend& backe
 }  // namespace
 
 ApiResponse ErrorResponse(int status, const std::string& reason) {
+  // The reason may quote the request (a path, a query, a body's parse error): JSON text is
+  // UTF-8, and a byte that is not would make the dump throw.
   return ApiResponse{
-      status, "application/json", nlohmann::json{{"error", reason}}.dump() + "\n", {}};
+      status, "application/json", nlohmann::json{{"error", Printable(reason)}}.dump() + "\n", {}};
 }
 
 ApiResponse HandleRequest(const ApiRequest& request, const std::string& token,

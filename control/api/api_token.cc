@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -66,8 +67,10 @@ bool BearerMatches(std::string_view authorization, std::string_view token) {
   if (authorization.size() != kScheme.size() + token.size()) return false;
   // Every byte is compared, whatever the first difference: the time depends on the length only.
   unsigned char diff = 0;
+  // The scheme's name is case-insensitive (RFC 9110, 11.1): "bearer" is "Bearer".
   for (size_t i = 0; i < kScheme.size(); ++i) {
-    diff |= static_cast<unsigned char>(authorization[i] ^ kScheme[i]);
+    diff |= static_cast<unsigned char>(std::tolower(static_cast<unsigned char>(authorization[i])) ^
+                                       std::tolower(static_cast<unsigned char>(kScheme[i])));
   }
   for (size_t i = 0; i < token.size(); ++i) {
     diff |= static_cast<unsigned char>(authorization[kScheme.size() + i] ^ token[i]);

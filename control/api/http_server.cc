@@ -86,7 +86,13 @@ class Connection : public std::enable_shared_from_this<Connection> {
     // The handler may wait for the run: off the socket thread, which goes on serving the others.
     asio::post(shared_->pool,
                [self = shared_from_this(), request = std::move(request), keep_alive]() mutable {
-                 ApiResponse response = self->shared_->handler(request);
+                 ApiResponse response;
+                 try {
+                   response = self->shared_->handler(request);
+                 } catch (const std::exception& e) {
+                   // One request must never end the run it watches.
+                   response = ErrorResponse(500, std::string("internal error: ") + e.what());
+                 }
                  ++self->shared_->unwritten;
                  asio::post(self->stream_.get_executor(),
                             [self, response = std::move(response), keep_alive]() mutable {

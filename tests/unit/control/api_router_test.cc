@@ -114,6 +114,28 @@ TEST(ApiRouterTest, MutatingCallsNeedTheTokenFirst) {
   EXPECT_EQ(b.shutdowns, 1);
 }
 
+// JSON text is UTF-8 (RFC 8259, 8.1): a request's bytes that are not, quoted in the reason, are
+// escaped, and the answer is the 4xx it would be otherwise.
+TEST(ApiRouterTest, BytesThatAreNotUtf8AreEscapedInTheReason) {
+  FakeBackend b;
+  const ApiResponse path = Send(b, "GET", "/nope\xff");
+  EXPECT_EQ(path.status, 404);
+  EXPECT_NE(Error(path).find("/nope\\xff"), std::string::npos) << Error(path);
+  const ApiResponse query = Send(b, "GET", "/v1/flows?state=\xff");
+  EXPECT_EQ(query.status, 400);
+  EXPECT_NE(Error(query).find("\\xff"), std::string::npos) << Error(query);
+  const ApiResponse body = Send(b, "POST", "/v1/commands", "{\"a\": \"\xff\"}", "Bearer t0k3n");
+  EXPECT_EQ(body.status, 400);
+  EXPECT_TRUE(b.commands.empty());
+}
+
+TEST(ApiRouterTest, TheSchemeNameIsCaseInsensitive) {
+  FakeBackend b;
+  EXPECT_EQ(Send(b, "POST", "/v1/shutdown", "", "bearer t0k3n").status, 200);
+  EXPECT_EQ(Send(b, "POST", "/v1/shutdown", "", "BEARER t0k3n").status, 200);
+  EXPECT_EQ(Send(b, "POST", "/v1/shutdown", "", "Bearer T0K3N").status, 401);  // the token is not
+}
+
 TEST(ApiRouterTest, MalformedJsonIs400WithWhereItBroke) {
   FakeBackend b;
   const ApiResponse bad = Send(b, "POST", "/v1/commands", "{\"a\": }", "Bearer t0k3n");
