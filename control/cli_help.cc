@@ -136,9 +136,9 @@ constexpr std::string_view kApiHelp =
     "                        POST /v1/shutdown or Ctrl-C\n";
 
 constexpr std::string_view kRunPaceHelp =
-    "  --pace X              at most X times real time (0.001: a simulated millisecond per\n"
-    "                        wall second), so a person can watch and change the run; without\n"
-    "                        it the API is read-only while the run goes\n"
+    "  --pace X              at most X times real time, 1e-9 to 1e9 (0.001: a simulated\n"
+    "                        millisecond per wall second), so a person can watch and change\n"
+    "                        the run; without it the API is read-only while the run goes\n"
     "\n"
     "Examples:\n"
     "  fabric-emu run scenarios/default.textproto\n"

@@ -188,7 +188,9 @@ StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
     }
     if (slice_done && (e.sched.empty() || until == stop)) break;
     if (options.api != nullptr) {
-      options.api->BetweenSlices(e.sched.ran_until(), r.events);
+      options.api->BetweenSlices(e.sched.ran_until(), r.events, nullptr, [&options] {
+        return options.signals != nullptr && options.signals->Requested();
+      });
       if (options.api->stop_requested()) {
         r.stop_reason = "api shutdown";
         break;

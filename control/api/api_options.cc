@@ -9,6 +9,7 @@ namespace fe::control::api {
 namespace {
 
 constexpr double kMaxPace = 1e9;
+constexpr double kMinPace = 1e-9;
 
 }  // namespace
 
@@ -45,10 +46,10 @@ StatusOr<double> ParsePace(std::string_view text) {
   double pace = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), pace);
   if (text.empty() || ec != std::errc() || end != text.data() + text.size() ||
-      !std::isfinite(pace) || pace <= 0 || pace > kMaxPace) {
+      !std::isfinite(pace) || pace < kMinPace || pace > kMaxPace) {
     return Status::Error(
-        "--pace takes a number of times real time > 0 and at most 1e9 (0.001: "
-        "a simulated microsecond per wall millisecond), got '" +
+        "--pace takes a number of times real time from 1e-9 (a simulated nanosecond per wall "
+        "second) to 1e9 (0.001: a simulated microsecond per wall millisecond), got '" +
         std::string(text) + "'");
   }
   return pace;

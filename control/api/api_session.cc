@@ -18,6 +18,8 @@ using Clock = std::chrono::steady_clock;
 
 // A paced run checks the wall clock at least this often: the longest it runs ahead of its pace.
 constexpr std::chrono::milliseconds kPaceStep{10};
+// The longest a paced run waits for its pace: a century.
+constexpr double kLongestWaitS = 100 * 365.25 * 86400;
 
 std::string Url(const ListenAddress& a, uint16_t port) {
   const bool v6 = a.host.find(':') != std::string::npos;
@@ -109,7 +111,8 @@ RunSnapshot ApiSession::Take(bool with_flows, bool finished) const {
   return TakeSnapshot(source_, p, with_flows);
 }
 
-void ApiSession::BetweenSlices(Time now, uint64_t events, const dp::LatenessHistogram* lateness) {
+void ApiSession::BetweenSlices(Time now, uint64_t events, const dp::LatenessHistogram* lateness,
+                               const std::function<bool()>& interrupted) {
   reached_ = now;
   events_ = events;
   lateness_ = lateness;
@@ -122,10 +125,13 @@ void ApiSession::BetweenSlices(Time now, uint64_t events, const dp::LatenessHist
     unpaced_ = true;
     return;
   }
-  const auto due = start_ + std::chrono::duration_cast<Clock::duration>(
-                                std::chrono::duration<double>(now.seconds() / *options_.pace));
-  while (Clock::now() < due && !stop_requested()) {
-    channel_.WaitForWork(due);
+  // Saturated: a slow pace over a long run lies past what the clock counts (292 years).
+  const double due_s = std::min(now.seconds() / *options_.pace, kLongestWaitS);
+  const auto due =
+      start_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(due_s));
+  // Woken at least every step: neither a shutdown nor a signal posts work to the channel.
+  while (Clock::now() < due && !stop_requested() && !(interrupted && interrupted())) {
+    channel_.WaitForWork(std::min(due, Clock::now() + kPaceStep));
     channel_.Serve(take);
   }
 }

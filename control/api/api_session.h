@@ -9,6 +9,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -49,8 +50,9 @@ class ApiSession final : public ApiBackend {
   // finished; infinite otherwise).
   Time SliceEnd(Time now) const;
   // Answers what the API asked; paced, then waits (still answering) until wall time has caught
-  // up with `now` / pace.
-  void BetweenSlices(Time now, uint64_t events, const dp::LatenessHistogram* lateness = nullptr);
+  // up with `now` / pace, or a shutdown or `interrupted()` (a stop signal) ends the wait.
+  void BetweenSlices(Time now, uint64_t events, const dp::LatenessHistogram* lateness = nullptr,
+                     const std::function<bool()>& interrupted = {});
   // POST /v1/shutdown came while the run was going: stop it at the next slice.
   bool stop_requested() const { return stop_requested_.load(std::memory_order_acquire); }
   // The run is over and its outputs are written (summary.json): the final snapshot answers from

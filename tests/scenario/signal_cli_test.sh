@@ -60,4 +60,22 @@ PY
 stop INT 130
 stop TERM 143
 
+# At the slowest pace (a simulated nanosecond per wall second) the first window alone is due in
+# minutes of wall time: the wait for it still ends at the signal. `timeout` bounds the test: a
+# wait that did not would be killed after 60 s and fail it.
+paced="$work/out_paced"
+timeout -s KILL 60 "$bin" run "$root/scenarios/default.textproto" --out "$paced" \
+  --api 127.0.0.1:0 --pace 1e-9 --quiet >/dev/null 2>"$work/stderr_paced" &
+pid=$!
+until [ -s "$paced/api-token" ]; do
+  kill -0 "$pid" 2>/dev/null || break
+  sleep 0.05
+done
+kill -s TERM "$(pgrep -P "$pid" -x fabric-emu || echo "$pid")"
+wait "$pid"
+rc=$?
+[ "$rc" -eq 143 ] || fail "paced run: exit $rc, want 143: $(cat "$work/stderr_paced")"
+grep -q '"stop_reason": "signal SIGTERM"' "$paced/summary.json" ||
+  fail "paced run: summary.json does not say it was stopped"
+
 cli_finish "signal_cli"

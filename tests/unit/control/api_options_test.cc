@@ -33,10 +33,12 @@ TEST(ApiOptionsTest, RefusesBadAddressesWithTheReason) {
   EXPECT_TRUE(Contains(ParseListenAddress("127.0.0.1:9x").status().message(), "0 to 65535"));
 }
 
-TEST(ApiOptionsTest, PaceIsPositiveAndFinite) {
+// From a simulated nanosecond per wall second to a billion times real time.
+TEST(ApiOptionsTest, PaceIsFrom1e9thTo1e9) {
   EXPECT_EQ(ParsePace("0.001").value(), 0.001);
   EXPECT_EQ(ParsePace("1e9").value(), 1e9);
-  for (const char* bad : {"0", "-1", "inf", "nan", "1e10", "", "2x"}) {
+  EXPECT_EQ(ParsePace("1e-9").value(), 1e-9);
+  for (const char* bad : {"0", "-1", "inf", "nan", "1e10", "", "2x", "1e-10", "1e-300"}) {
     EXPECT_FALSE(ParsePace(bad).ok()) << bad;
   }
 }
