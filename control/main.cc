@@ -172,7 +172,7 @@ int Run(const CliArgs& args, const fabric_emu::Scenario& loaded) {
   const bool report_failed =
       args.report && html::RunReportCommand(out_dir, std::cout, std::cerr) != kExitOk;
   if (*api != nullptr) {
-    (*api)->Finish(run->events, run->wall_time_s, nullptr);
+    (*api)->Finish(run->events, run->wall_time_s, nullptr, run->simulated_time);
     (*api)->HoldIfAsked(std::cerr);
   }
   if (!run->no_progress.empty()) {

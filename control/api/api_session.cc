@@ -146,12 +146,13 @@ bool ApiSession::AllFinished() const {
   return true;
 }
 
-void ApiSession::Finish(uint64_t events, double wall_time_s,
-                        const dp::LatenessHistogram* lateness) {
+void ApiSession::Finish(uint64_t events, double wall_time_s, const dp::LatenessHistogram* lateness,
+                        std::optional<Time> simulated_time) {
   events_ = events;
   lateness_ = lateness;
   RunSnapshot last = Take(true, true);
   last.wall_time_s = wall_time_s;
+  if (simulated_time) last.simulated_time_ns = static_cast<double>(simulated_time->ps()) / 1000.0;
   finished_.store(true);
   channel_.Finish(std::make_shared<const RunSnapshot>(std::move(last)));
 }

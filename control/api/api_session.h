@@ -56,8 +56,10 @@ class ApiSession final : public ApiBackend {
   // POST /v1/shutdown came while the run was going: stop it at the next slice.
   bool stop_requested() const { return stop_requested_.load(std::memory_order_acquire); }
   // The run is over and its outputs are written (summary.json): the final snapshot answers from
-  // now on, with the same counters.
-  void Finish(uint64_t events, double wall_time_s, const dp::LatenessHistogram* lateness);
+  // now on, with the same counters and summary.json's simulated time (when given: a software
+  // run's ends at its last completion, while the clock went on to the timers after it).
+  void Finish(uint64_t events, double wall_time_s, const dp::LatenessHistogram* lateness,
+              std::optional<Time> simulated_time = std::nullopt);
   // With --api-hold: answers until POST /v1/shutdown, SIGINT or SIGTERM. Returns at once without.
   void HoldIfAsked(std::ostream& log);
 

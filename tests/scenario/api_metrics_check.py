@@ -51,6 +51,9 @@ if mode == "software":
     for reason, n in s["drops"]["by_reason"].items():
         check("drops " + reason, one(m, "fabric_emu_drops_total", reason=reason), n)
     check("events", one(m, "fabric_emu_events_total"), s["events"])
+    # The run's length: its last completion, not where the clock stopped after the timers.
+    check("simulated time", one(m, "fabric_emu_simulated_time_seconds") * 1e9,
+          s["simulated_time_ns"], rel=1e-12)
     check("bytes sent", total(m, "fabric_emu_nic_sent_payload_bytes_total"), s["bytes_sent"])
     check("bytes delivered", total(m, "fabric_emu_nic_received_payload_bytes_total"),
           s["bytes_delivered"])
