@@ -8,6 +8,7 @@
 #include "control/api/api_token.h"
 #include "control/commands/command_json.h"
 #include "control/commands/executor.h"
+#include "control/commands/validate_command.h"
 #include "control/stop_signals.h"
 
 namespace fe::control::api {
@@ -179,6 +180,7 @@ ApiResponse ApiSession::Command(const std::string& body) {
   // A command, or one sent ahead with at_ns as in a schedule entry.
   StatusOr<fabric_emu::ScheduledCommand> entry = ParseScheduledCommandJson(body);
   if (!entry.ok()) return ErrorResponse(400, entry.status().message());
+  if (Status s = ValidateCommandTime(*entry); !s.ok()) return ErrorResponse(400, s.message());
   if (const std::string reason = ReadOnlyReason(finished_.load()); !reason.empty()) {
     return ErrorResponse(409, reason);
   }

@@ -162,16 +162,35 @@ void ValidateSchedule(Validation& v) {
   }
 }
 
+namespace {
+
+// The first finding of a check run without a file: Ok if none.
+Status FirstFinding(Validation& v) {
+  if (v.out.empty()) return Status::Ok();
+  // Without a file or line, a finding reads ": path: reason" (": : reason" at the top).
+  std::string first = std::move(v.out).SortedByLine().front();
+  return Status::Error(first.substr(first.starts_with(": : ") ? 4 : 2));
+}
+
+}  // namespace
+
 Status ValidateCommand(const Command& command, const fabric_emu::Scenario& scenario,
                        const topo::Graph& graph) {
   const pb::TextFormat::ParseInfoTree no_locations;
   Validation v(scenario, no_locations, "");
   v.graph = graph;
   CheckCommand(v, command, Site(Command::descriptor(), nullptr, "", 0));
-  if (v.out.empty()) return Status::Ok();
-  // Without a file or line, a finding reads ": path: reason" (": : reason" at the top).
-  std::string first = std::move(v.out).SortedByLine().front();
-  return Status::Error(first.substr(first.starts_with(": : ") ? 4 : 2));
+  return FirstFinding(v);
+}
+
+Status ValidateCommandTime(const fabric_emu::ScheduledCommand& entry) {
+  if (!entry.has_at_ns()) return Status::Ok();
+  const pb::TextFormat::ParseInfoTree no_locations;
+  const fabric_emu::Scenario none;
+  Validation v(none, no_locations, "");
+  v.Duration(Site(fabric_emu::ScheduledCommand::descriptor(), nullptr, "", 0),
+             fabric_emu::ScheduledCommand::kAtNsFieldNumber, entry.at_ns(), false);
+  return FirstFinding(v);
 }
 
 }  // namespace fe::control

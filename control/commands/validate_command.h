@@ -25,4 +25,8 @@ void ValidateSchedule(Validation& v);
 Status ValidateCommand(const fabric_emu::Command& command, const fabric_emu::Scenario& scenario,
                        const topo::Graph& graph);
 
+// A command's at_ns as a schedule entry's is checked (0 to 1e15, finite): Ok, or
+// "at_ns: reason". Ok without one.
+Status ValidateCommandTime(const fabric_emu::ScheduledCommand& entry);
+
 }  // namespace fe::control

@@ -111,6 +111,10 @@ marks_at=$(ecn_marks "$url" "$prio")
 # then (the same change again, so the run's figures stay as the first command made them).
 ahead="\"set_ecn\": {\"priority\": $prio, \"wred\": {\"enabled\": false}}"
 expect 400 "is past" -X POST -H "$auth" "$url/v1/commands" -d "{\"at_ns\": 1, $ahead}"
+# Out of a schedule entry's range: the validator's own message, as for the file.
+expect 400 "at_ns: must be in [0, 1e+15]" -X POST -H "$auth" "$url/v1/commands" \
+  -d "{\"at_ns\": 1e16, $ahead}"
+expect 400 "at_ns: must be in" -X POST -H "$auth" "$url/v1/commands" -d "{\"at_ns\": -5, $ahead}"
 expect 202 '"at_ns": 650000.0' -X POST -H "$auth" "$url/v1/commands" -d "{\"at_ns\": 650000, $ahead}"
 
 expect 200 '"state": "running"' "$url/v1/status"
