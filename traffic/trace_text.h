@@ -10,14 +10,17 @@
 
 namespace fe {
 
-// The lines of a text one by one, numbered from 1, without their "\n" or "\r\n".
+// The lines of a text one by one, numbered from 1, without their "\n" or "\r\n". A UTF-8
+// byte-order mark before the first line (spreadsheets save CSV with one) is not part of it.
 class TraceLines {
  public:
-  explicit TraceLines(std::string_view text) : rest_(text) {}
+  explicit TraceLines(std::string_view text)
+      : rest_(text.starts_with(kUtf8Bom) ? text.substr(kUtf8Bom.size()) : text) {}
   bool Next(std::string_view* line);
   uint32_t number() const { return number_; }  // of the line Next returned last
 
  private:
+  static constexpr std::string_view kUtf8Bom = "\xef\xbb\xbf";
   std::string_view rest_;
   uint32_t number_ = 0;
 };

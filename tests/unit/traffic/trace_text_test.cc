@@ -68,6 +68,18 @@ TEST(TraceTextTest, LinesAreNumberedFromOneWithoutTheirBreaks) {
   EXPECT_FALSE(IsBlank(" x"));
 }
 
+// The byte-order mark U+FEFF (EF BB BF in UTF-8) a spreadsheet puts before a CSV file's first
+// line is not part of it; elsewhere it is left alone.
+TEST(TraceTextTest, AByteOrderMarkBeforeTheFirstLineIsDropped) {
+  TraceLines lines("\xef\xbb\xbfid,src\n\xef\xbb\xbfx");
+  std::string_view line;
+  ASSERT_TRUE(lines.Next(&line));
+  EXPECT_EQ(line, "id,src");
+  ASSERT_TRUE(lines.Next(&line));
+  EXPECT_EQ(line, "\xef\xbb\xbfx");
+  EXPECT_EQ(lines.number(), 2u);
+}
+
 TEST(TraceTextTest, TokensSplitAtRunsOfSpacesAndTabs) {
   const std::vector<std::string_view> t = Tokens("  0->1\t id  7 ");
   EXPECT_EQ(t, (std::vector<std::string_view>{"0->1", "id", "7"}));
