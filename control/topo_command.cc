@@ -1,7 +1,9 @@
 #include "control/topo_command.h"
 
+#include <cerrno>
 #include <charconv>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -32,7 +34,7 @@ Status WriteTo(const std::string& file, std::ostream& out,
     return Status::Ok();
   }
   std::ofstream f(file, std::ios::binary);
-  if (!f) return Status::Error("cannot create " + file);
+  if (!f) return Status::Error("cannot create " + file + ": " + std::strerror(errno));
   write(f);
   f.close();
   if (!f) return Status::Error("cannot write " + file);

@@ -45,6 +45,11 @@ StatusOr<std::string> ReadTokenFile(const std::string& path) {
   if (::stat(path.c_str(), &st) != 0) {
     return Status::Error("--api-token-file " + path + ": " + std::strerror(errno));
   }
+  if (!S_ISREG(st.st_mode)) {
+    return Status::Error("--api-token-file " + path + ": " +
+                         (S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file") +
+                         "; the token file is a text file of mode 600");
+  }
   if ((st.st_mode & (S_IRWXG | S_IRWXO)) != 0) {
     return Status::Error("--api-token-file " + path +
                          ": others than its owner may read or write it; chmod 600 " + path);

@@ -13,7 +13,11 @@ StatusOr<M> ParseJson(std::string_view body) {
   options.ignore_unknown_fields = false;
   const auto status = google::protobuf::util::JsonStringToMessage(
       google::protobuf::StringPiece(body.data(), body.size()), &message, options);
-  if (!status.ok()) return Status::Error("bad command JSON: " + std::string(status.message()));
+  if (!status.ok()) {
+    // The parser adds lines that show the text and a caret under the spot: an error is one line.
+    const std::string_view why(status.message().data(), status.message().size());
+    return Status::Error("bad command JSON: " + std::string(why.substr(0, why.find('\n'))));
+  }
   return message;
 }
 

@@ -1,7 +1,10 @@
 #include "control/commands/events_csv.h"
 
+#include <cerrno>
 #include <charconv>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string_view>
@@ -120,8 +123,16 @@ StatusOr<std::vector<EventRow>> ParseEventsCsv(const std::string& text, const st
 StatusOr<std::vector<AppliedCommand>> LoadEvents(const std::string& path,
                                                  const fabric_emu::Scenario& scenario,
                                                  const std::string& scenario_dir) {
+  // A directory opens as an empty stream, and a FIFO blocks: say what the path is instead.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    return Status::Error(path + ": is a directory, not an events file");
+  }
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)) {
+    return Status::Error(path + ": not a regular file; an events file is a CSV file");
+  }
   std::ifstream in(path);
-  if (!in) return Status::Error(path + ": cannot be read");
+  if (!in) return Status::Error(path + ": cannot be read: " + std::strerror(errno));
   std::ostringstream text;
   text << in.rdbuf();
   StatusOr<std::vector<EventRow>> rows = ParseEventsCsv(text.str(), path);

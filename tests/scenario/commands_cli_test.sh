@@ -60,5 +60,13 @@ echo "$out" | grep -qF "header.csv:1: the header must read time_ns,source,comman
   fail "a bad events header: $out"
 out=$("$bin" run "$work/s.textproto" --realtime --events "$work/events.csv" 2>&1)
 [ $? -eq 2 ] || fail "--events with --realtime: want exit 2"
+out=$("$bin" run "$work/s.textproto" --out "$work/c" --events "$work" 2>&1)
+[ $? -eq 2 ] || fail "--events DIRECTORY: want exit 2"
+echo "$out" | grep -qF "$work: is a directory, not an events file" || fail "--events DIRECTORY: $out"
+printf 'time_ns,source,command\n100,api,"{bad"\n' >"$work/json.csv"
+out=$("$bin" run "$work/s.textproto" --out "$work/c" --events "$work/json.csv" 2>&1)
+[ $? -eq 2 ] || fail "bad JSON in an events row: want exit 2"
+[ "$(echo "$out" | wc -l)" -eq 1 ] && echo "$out" | grep -qF "json.csv:2: bad command JSON:" ||
+  fail "bad JSON in an events row: not one line naming it: $out"
 
 cli_finish commands_cli
