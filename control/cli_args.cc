@@ -326,10 +326,11 @@ StatusOr<CliArgs> ParseCommand(Command command, std::span<const std::string_view
   if (args.command == Command::kRun && (args.eal_args || args.duration_s)) {
     return UsageError(command, "--eal and --duration-s go with --realtime");
   }
-  if (Status s = api::CheckApiOptions(args.api); !s.ok()) return UsageError(command, s.message());
+  // Before the API's own checks: with or without --api, serve takes no --pace.
   if (args.command == Command::kServe && args.api.pace) {
     return UsageError(command, "--pace is for software runs; serve runs in real time");
   }
+  if (Status s = api::CheckApiOptions(args.api); !s.ok()) return UsageError(command, s.message());
   if (command == Command::kSweep && args.set.empty()) {
     return UsageError(command, "give the values to run, as --set PATH=V1,V2,...");
   }

@@ -71,6 +71,9 @@ TEST(ApiOptionsTest, TheCommandLineTakesTheOptionsForRunAndServe) {
   EXPECT_TRUE(Contains(
       ParseArgs({"serve", "s.textproto", "--api", "127.0.0.1:1", "--pace", "1"}).status().message(),
       "--pace is for software runs"));
+  // Without --api too: not told to add --api, which would then be refused the other way.
+  EXPECT_TRUE(Contains(ParseArgs({"serve", "s.textproto", "--pace", "1"}).status().message(),
+                       "--pace is for software runs"));
   EXPECT_TRUE(Contains(ParseArgs({"run", "s.textproto", "--pace", "1"}).status().message(),
                        "go with --api"));
   EXPECT_TRUE(
