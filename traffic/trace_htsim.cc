@@ -130,9 +130,14 @@ Status HtsimReader::ConnectionLine(uint32_t line, const std::vector<std::string_
                            ": a message crosses the fabric");
   }
   std::optional<uint64_t> start_ps, size, flow_id;
+  std::vector<std::string_view> seen;  // keys given so far: one value each
   for (size_t i = 1; i < tokens.size(); ++i) {
     const std::string key(tokens[i]);
     if (key == "addon") continue;  // an htsim-internal flag with no bearing on the traffic
+    if (std::ranges::find(seen, tokens[i]) != seen.end()) {
+      return Error(line, "`" + key + "` is given twice");
+    }
+    seen.push_back(tokens[i]);
     if (i + 1 == tokens.size()) return Error(line, "`" + key + "` needs a value after it");
     const std::string_view value = tokens[++i];
     const auto bad = [&](const std::string& what) {

@@ -104,6 +104,9 @@ TEST(TraceHtsimTest, BadNumbersAreRefusedAtTheirLine) {
               "size must be from 1 to 2147483648 bytes");
   ExpectError("Nodes 4\nConnections 1\n0->1 start 0 size\n", "t.cm:3",
               "`size` needs a value after it");
+  // One value a key: which of two would htsim take is not for a replay to guess.
+  ExpectError("Nodes 4\nConnections 1\n0->1 start 0 start 5 size 5\n", "t.cm:3",
+              "`start` is given twice");
 }
 
 TEST(TraceHtsimTest, UnknownNodesAreRefused) {
