@@ -1,9 +1,11 @@
 #include "control/stall_report.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <vector>
 
 #include "control/admission_check.h"
+#include "control/ideal_fct.h"
 #include "dataplane/drop_reason.h"
 #include "dataplane/roce_headers.h"
 #include "topology/path.h"
@@ -85,6 +87,29 @@ std::string Setting(const Emulation& e, const WorstHop& w, uint32_t frame_bytes)
   }
 }
 
+// Why a flow whose frames were not dropped got no acknowledgement: a timeout shorter than one
+// frame's round trip on the idle path (a slow link), else frames held back in the fabric.
+std::string HeldBack(const Emulation& e, const dp::MessageSpec& spec, uint32_t id,
+                     uint32_t payload_bytes) {
+  std::vector<PathHop> out_hops;
+  for (const topo::LinkId l :
+       topo::PathLinks(e.graph, e.fabric->routes(), spec.src_host, spec.dst_host, id)) {
+    out_hops.push_back(PathHop{e.graph.link(l).rate, e.graph.link(l).delay});
+  }
+  // The acknowledgement comes back over links of the same rates and delays, a minimum frame.
+  const Time round_trip =
+      StandaloneFct(payload_bytes, payload_bytes, out_hops) + StandaloneFct(1, 1, out_hops);
+  const Time timeout = e.fabric->nic(0).config().retransmit_timeout;
+  if (round_trip < timeout) return "its frames are held back (paused, or queued)";
+  char buf[256];
+  std::snprintf(buf, sizeof(buf),
+                "one frame's round trip on the idle path (%.3f us) is longer than the "
+                "retransmission timeout (%.3f us): raise nic.transport.retransmit_timeout_ns",
+                static_cast<double>(round_trip.ps()) * 1e-6,
+                static_cast<double>(timeout.ps()) * 1e-6);
+  return buf;
+}
+
 }  // namespace
 
 std::string DescribeStall(const Emulation& e, const std::string& why,
@@ -100,12 +125,12 @@ std::string DescribeStall(const Emulation& e, const std::string& why,
     out += "\n  flow " + std::to_string(id) + " (host " + std::to_string(spec.src_host) +
            " -> host " + std::to_string(spec.dst_host) + "): ";
     const WorstHop w = WorstHopOf(e, switch_of, id);
-    if (w.packets == 0) {
-      out += "no hop of its path dropped a frame: its frames are held back (paused, or queued)";
-      continue;
-    }
     const auto payload =
         static_cast<uint32_t>(std::min<uint64_t>(spec.size_bytes, mtu_payload_bytes));
+    if (w.packets == 0) {
+      out += "no hop of its path dropped a frame: " + HeldBack(e, spec, id, payload);
+      continue;
+    }
     out += std::to_string(w.packets) + " frames dropped (" + dp::DropReasonName(w.reason) +
            ") at " + e.graph.node(w.at.node).name + " port " + std::to_string(w.at.port);
     if (w.switch_index >= 0 && w.reason != dp::DropReason::kBitError &&

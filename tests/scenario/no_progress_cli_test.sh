@@ -37,4 +37,19 @@ grep -q "flow 0 (host 0 -> host 1): 8 frames dropped (bit_error)" "$work/stderr"
 grep -q '"stop_reason": "no progress"' "$out/summary.json" || fail "noisy: summary.json lacks the reason"
 [ -s "$out/flows.csv" ] || fail "noisy: no flows.csv"
 
+# A 1 Mb/s fabric drops nothing, but one frame's round trip outlasts the 67.108864 ms timeout,
+# and 16 senders of 1 MiB each give up: a 4,096-byte payload is a 4,158-byte frame, 4,178 bytes
+# on the wire with preamble and gap, 33.424 ms a hop at 1e6 b/s; an ACK, a 64-byte minimum
+# frame, 0.672 ms a hop; 6 hops each way between pods of a k = 4 fat-tree and 1 us of delay a
+# hop: 200.544 + 4.032 + 0.012 ms.
+cat >"$work/slow.textproto" <<'PB'
+topology { fat_tree { k: 4 link_rate_gbps: 0.001 link_delay_ns: 1000 } }
+traffic { permutation { message_bytes: 1048576 } }
+PB
+"$bin" run "$work/slow.textproto" --out "$out" --quiet >"$work/stdout" 2>"$work/stderr"
+rc=$?
+[ "$rc" -eq 1 ] || fail "slow: exit $rc, want 1"
+grep -qF "no hop of its path dropped a frame: one frame's round trip on the idle path (204588.000 us) is longer than the retransmission timeout (67108.864 us)" \
+  "$work/stderr" || fail "slow: the timeout is not named: $(cat "$work/stderr")"
+
 cli_finish "no_progress_cli"
