@@ -142,6 +142,7 @@ std::string ServeProgressLine(const dp::RealtimeProgress& p, Time behind_thresho
   // Loss before the emulator is invisible to its own counters: say it every time, per port.
   s += ", lost on the way in";
   for (const uint64_t lost : p.rx_lost) s += " " + std::to_string(lost);
+  if (p.rx_lost.empty()) s += " none (no real port)";
   // Each lcore's longest wait between looking at its frames: its own lateness.
   s += ", max pass gap";
   for (const uint64_t gap : p.max_pass_gap_ns) {
