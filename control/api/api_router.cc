@@ -1,6 +1,8 @@
 #include "control/api/api_router.h"
 
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include "control/api/api_token.h"
@@ -29,23 +31,55 @@ ApiResponse Busy() {
   return r;
 }
 
-// The value of `key` in a query string "a=1&b=2"; unknown keys are refused by the caller.
+// A query component with its %XX escapes and '+' decoded (the form encoding a client may use,
+// RFC 3986 2.1); nothing for a '%' without two hexadecimal digits after it.
+std::optional<std::string> PercentDecoded(std::string_view s) {
+  const auto hex = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '+') {
+      out += ' ';
+    } else if (s[i] != '%') {
+      out += s[i];
+    } else if (i + 2 < s.size() && hex(s[i + 1]) >= 0 && hex(s[i + 2]) >= 0) {
+      out += static_cast<char>(hex(s[i + 1]) * 16 + hex(s[i + 2]));
+      i += 2;
+    } else {
+      return std::nullopt;
+    }
+  }
+  return out;
+}
+
+// /v1/flows' one parameter, state, from a query string "state=all"; other keys, a key given
+// twice and a malformed escape are refused.
 StatusOr<std::string> FlowsQuery(std::string_view query) {
-  std::string state;
+  std::optional<std::string> state;
   while (!query.empty()) {
     const size_t amp = query.find('&');
     const std::string_view pair = query.substr(0, amp);
     query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
     if (pair.empty()) continue;
     const size_t eq = pair.find('=');
-    const std::string_view key = pair.substr(0, eq);
-    if (key != "state") {
-      return Status::Error("unknown query parameter '" + std::string(key) +
+    const std::optional<std::string> key = PercentDecoded(pair.substr(0, eq));
+    const std::optional<std::string> value =
+        PercentDecoded(eq == std::string_view::npos ? "" : pair.substr(eq + 1));
+    if (!key || !value) {
+      return Status::Error("'" + std::string(pair) + "' has a '%' not followed by two hex digits");
+    }
+    if (*key != "state") {
+      return Status::Error("unknown query parameter '" + *key +
                            "'; /v1/flows takes state=active|completed|pending|given_up|all");
     }
-    state = eq == std::string_view::npos ? "" : std::string(pair.substr(eq + 1));
+    if (state) return Status::Error("state is given twice; give it once");
+    state = *value;
   }
-  return state;
+  return state.value_or("");
 }
 
 ApiResponse Get(std::string_view path, std::string_view query, ApiBackend& backend) {

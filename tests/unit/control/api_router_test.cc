@@ -84,6 +84,13 @@ TEST(ApiRouterTest, BadQueriesAre400WithTheReason) {
   EXPECT_EQ(key.status, 400);
   EXPECT_NE(Error(key).find("unknown query parameter 'limit'"), std::string::npos);
   EXPECT_EQ(Send(b, "GET", "/v1/status?x=1").status, 400);
+  // Escaped as a client may escape it (RFC 3986, 2.1): the same query.
+  EXPECT_EQ(Send(b, "GET", "/v1/flows?state=%61ll").status, 200);
+  EXPECT_EQ(Send(b, "GET", "/v1/flows?%73tate=all").status, 200);
+  EXPECT_EQ(Send(b, "GET", "/v1/flows?state=%6").status, 400);
+  const ApiResponse twice = Send(b, "GET", "/v1/flows?state=active&state=all");
+  EXPECT_EQ(twice.status, 400);
+  EXPECT_NE(Error(twice).find("state is given twice"), std::string::npos) << Error(twice);
 }
 
 TEST(ApiRouterTest, UnknownPathIs404AndWrongMethodIs405WithAllow) {
