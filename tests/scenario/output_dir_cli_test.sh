@@ -87,17 +87,17 @@ mkdir -p "$out"
 "$bin" export "$root/scenarios/default.textproto" -o "$out/kv.csv" || fail "export: exit $?"
 printf 'name: "t"\ntopology { fat_tree { k: 4 } }\ntraffic { trace { file: "kv.csv" } }\n' \
   >"$out/replay.textproto"
-cp "$out/kv.csv" "$work/kv.before"
-run "$out/replay.textproto"
-[ "$rc" -eq 2 ] || fail "trace inside --out: exit $rc, want 2"
-grep -q "output $out/kv.csv is also an input of the run" "$work/stderr" ||
-  fail "trace inside --out: $(cat "$work/stderr")"
-cmp -s "$out/kv.csv" "$work/kv.before" || fail "a refused run changed the trace"
+# refused_input WHAT FILE SCENARIO: the run of SCENARIO is refused for FILE, left as it was.
+refused_input() {
+  cp "$2" "$work/input.before"
+  run "$3"
+  [ "$rc" -eq 2 ] || fail "$1 inside --out: exit $rc, want 2"
+  grep -q "output $2 is also an input of the run" "$work/stderr" ||
+    fail "$1 inside --out: $(cat "$work/stderr")"
+  cmp -s "$2" "$work/input.before" || fail "a refused run changed the $1"
+}
+refused_input trace "$out/kv.csv" "$out/replay.textproto"
 cp "$work/plain.textproto" "$out/scenario.textproto"
-run "$out/scenario.textproto"
-[ "$rc" -eq 2 ] || fail "scenario.textproto inside --out: exit $rc, want 2"
-grep -q "output $out/scenario.textproto is also an input of the run" "$work/stderr" ||
-  fail "scenario.textproto inside --out: $(cat "$work/stderr")"
-cmp -s "$out/scenario.textproto" "$work/plain.textproto" || fail "a refused run changed the scenario"
+refused_input scenario "$out/scenario.textproto" "$out/scenario.textproto"
 
 cli_finish "output_dir_cli"
