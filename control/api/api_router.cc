@@ -129,10 +129,12 @@ ApiResponse HandleRequest(const ApiRequest& request, const std::string& token,
                                   "; endpoints: GET /v1/status, GET /metrics, GET /v1/flows, "
                                   "POST /v1/commands, POST /v1/shutdown");
   }
-  if (request.method != route->method) {
-    ApiResponse r =
-        ErrorResponse(405, std::string(path) + " takes " + std::string(route->method) + " only");
-    r.headers.emplace_back("Allow", std::string(route->method));
+  // HEAD is GET without the body (RFC 9110, 9.3.2): the server leaves the body out.
+  const bool head_of_get = request.method == "HEAD" && route->method == "GET";
+  if (request.method != route->method && !head_of_get) {
+    const std::string allow = route->method == "GET" ? "GET, HEAD" : std::string(route->method);
+    ApiResponse r = ErrorResponse(405, std::string(path) + " takes " + allow + " only");
+    r.headers.emplace_back("Allow", allow);
     return r;
   }
   if (route->method == "GET") return Get(path, query, backend);

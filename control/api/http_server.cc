@@ -83,6 +83,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     request.body = std::move(req.body());
     const bool keep_alive = req.keep_alive();
     version_ = req.version();
+    head_ = req.method() == http::verb::head;
     // The handler may wait for the run: off the socket thread, which goes on serving the others.
     asio::post(shared_->pool,
                [self = shared_from_this(), request = std::move(request), keep_alive]() mutable {
@@ -114,6 +115,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
     response_.body() = std::move(response.body);
     response_.keep_alive(keep_alive);
     response_.prepare_payload();
+    // Content-Length stays the GET's, as RFC 9110 (9.3.2) has it; the body is not sent.
+    if (head_) response_.body().clear();
     stream_.expires_after(shared_->params.io_timeout);
     http::async_write(stream_, response_,
                       beast::bind_front_handler(&Connection::OnWrite, shared_from_this()));
@@ -141,6 +144,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::optional<http::request_parser<http::string_body>> parser_;
   http::response<http::string_body> response_;
   unsigned version_ = 11;
+  bool head_ = false;  // the request being answered is a HEAD: headers only
   bool counted_ = false;
 };
 

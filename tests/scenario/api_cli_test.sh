@@ -126,9 +126,13 @@ expect 200 '"count"' "$url/v1/flows?state=all"
 expect 200 '"count"' "$url/v1/flows?state=completed"
 expect 400 "not one of active" "$url/v1/flows?state=bogus"
 expect 404 "no endpoint" "$url/v1/nothing"
-expect 405 "takes GET only" -X POST "$url/v1/status"
+expect 405 "takes GET, HEAD only" -X POST "$url/v1/status"
 grep -qi '^Allow: GET' "$work/headers" || fail "405 without Allow: $(cat "$work/headers")"
 expect 405 "takes POST only" "$url/v1/commands"
+# HEAD: the GET's status and Content-Length, no body.
+[ "$(curl -s -I -o "$work/head" -w '%{http_code} %{size_download}' "$url/v1/status")" = "200 0" ] ||
+  fail "HEAD /v1/status: $(cat "$work/head")"
+grep -qi '^Content-Length: [1-9]' "$work/head" || fail "HEAD without the GET's length: $(cat "$work/head")"
 cmd='{"set_ecn": {"priority": 3, "wred": {"enabled": false}}}'
 expect 401 "Authorization: Bearer" -X POST "$url/v1/commands" -d "$cmd"
 grep -qi '^WWW-Authenticate: Bearer' "$work/headers" || fail "401 without WWW-Authenticate"

@@ -99,7 +99,10 @@ TEST(ApiRouterTest, UnknownPathIs404AndWrongMethodIs405WithAllow) {
   const ApiResponse post_status = Send(b, "POST", "/v1/status");
   EXPECT_EQ(post_status.status, 405);
   ASSERT_EQ(post_status.headers.size(), 1u);
-  EXPECT_EQ(post_status.headers[0], std::make_pair(std::string("Allow"), std::string("GET")));
+  EXPECT_EQ(post_status.headers[0], std::make_pair(std::string("Allow"), std::string("GET, HEAD")));
+  // HEAD of a GET endpoint answers as the GET (the server leaves the body out).
+  EXPECT_EQ(Send(b, "HEAD", "/v1/status").status, 200);
+  EXPECT_EQ(Send(b, "HEAD", "/v1/commands").status, 405);
   const ApiResponse get_commands = Send(b, "GET", "/v1/commands");
   EXPECT_EQ(get_commands.status, 405);
   EXPECT_EQ(get_commands.headers[0].second, "POST");
