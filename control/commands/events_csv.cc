@@ -88,8 +88,8 @@ StatusOr<std::vector<EventRow>> ParseEventsCsv(const std::string& text, const st
     EventRow event{number, {}};
     AppliedCommand& row = event.applied;
     if (!ParseNsExact(std::string_view(line).substr(0, c1), &row.at)) {
-      return error("time_ns: a time in ns with at most 3 decimals, got \"" + line.substr(0, c1) +
-                   "\"");
+      return error("time_ns: a time in ns from 0 to 1e15, digits with at most 3 decimals, got \"" +
+                   line.substr(0, c1) + "\"");
     }
     const std::string source = line.substr(c1 + 1, c2 - c1 - 1);
     if (source == "schedule") {
