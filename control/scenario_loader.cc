@@ -3,15 +3,13 @@
 #include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/text_format.h>
 
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <vector>
 
 #include "control/scenario_validator.h"
 #include "control/validation.h"
+#include "core/file_text.h"
 #include "core/printable.h"
 
 namespace fe::control {
@@ -97,33 +95,10 @@ StatusOr<fabric_emu::Scenario> LoadScenarioText(const std::string& text,
 }
 
 StatusOr<fabric_emu::Scenario> LoadScenarioFile(const std::string& path) {
-  // A directory opens as an empty stream on Linux: it would be reported as a scenario without
-  // a topology.
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    return Status::Error(Printable(path) + ": is a directory, not a scenario file");
-  }
-  // Opening a FIFO blocks until something writes to it, and a device may never end.
-  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)) {
-    return Status::Error(Printable(path) +
-                         ": not a regular file (a FIFO, socket or device); a scenario is " +
-                         "a text file");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::Error(Printable(path) + ": cannot open: " + std::strerror(errno));
-  // Read with a bound: a device such as /dev/zero never ends.
-  std::string text;
-  char chunk[1 << 16];
-  while (in.read(chunk, sizeof(chunk)) || in.gcount() > 0) {
-    text.append(chunk, static_cast<size_t>(in.gcount()));
-    if (text.size() > kMaxScenarioFileBytes) {
-      return Status::Error(Printable(path) + ": larger than " +
-                           std::to_string(kMaxScenarioFileBytes >> 20) +
-                           " MiB; a scenario is a text file of a few kilobytes");
-    }
-  }
-  if (in.bad()) return Status::Error(Printable(path) + ": cannot read: " + std::strerror(errno));
-  return LoadScenarioText(text, path);
+  StatusOr<std::string> text = ReadCommandLineFile(path, kMaxScenarioFileBytes, "a scenario file",
+                                                   "a scenario is a text file");
+  if (!text.ok()) return text.status();
+  return LoadScenarioText(*text, path);
 }
 
 }  // namespace fe::control

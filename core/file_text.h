@@ -15,4 +15,11 @@ namespace fe {
 StatusOr<std::string> ReadCappedFile(const std::string& path, int64_t max_bytes,
                                      std::string_view kind, const std::string& shown);
 
+// The whole file a user names on the command line (a path from the working directory). A
+// directory is refused as not `kind` ("a scenario file"), a FIFO, socket or device (which would
+// block or never end) and a file past max_bytes with `about` ("a scenario is a text file");
+// errors start with the path, printable.
+StatusOr<std::string> ReadCommandLineFile(const std::string& path, int64_t max_bytes,
+                                          std::string_view kind, std::string_view about);
+
 }  // namespace fe

@@ -1,20 +1,20 @@
 #include "control/commands/events_csv.h"
 
-#include <cerrno>
 #include <charconv>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <string_view>
 
 #include "control/commands/command_json.h"
 #include "control/commands/validate_command.h"
+#include "core/file_text.h"
 #include "topology/build.h"
 
 namespace fe::control {
 namespace {
+
+// A row is about a hundred bytes: millions of commands.
+constexpr int64_t kMaxEventsFileBytes = int64_t{256} << 20;
 
 constexpr std::string_view kHeader = "time_ns,source,command";
 
@@ -123,19 +123,10 @@ StatusOr<std::vector<EventRow>> ParseEventsCsv(const std::string& text, const st
 StatusOr<std::vector<AppliedCommand>> LoadEvents(const std::string& path,
                                                  const fabric_emu::Scenario& scenario,
                                                  const std::string& scenario_dir) {
-  // A directory opens as an empty stream, and a FIFO blocks: say what the path is instead.
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    return Status::Error(path + ": is a directory, not an events file");
-  }
-  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)) {
-    return Status::Error(path + ": not a regular file; an events file is a CSV file");
-  }
-  std::ifstream in(path);
-  if (!in) return Status::Error(path + ": cannot be read: " + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
-  StatusOr<std::vector<EventRow>> rows = ParseEventsCsv(text.str(), path);
+  StatusOr<std::string> text = ReadCommandLineFile(path, kMaxEventsFileBytes, "an events file",
+                                                   "an events file is a CSV file");
+  if (!text.ok()) return text.status();
+  StatusOr<std::vector<EventRow>> rows = ParseEventsCsv(*text, path);
   if (!rows.ok()) return rows.status();
   StatusOr<topo::Graph> graph = topo::BuildTopology(scenario.topology(), scenario_dir);
   if (!graph.ok()) return Status::Error("topology." + graph.status().message());
