@@ -141,6 +141,9 @@ Status HtsimReader::ConnectionLine(uint32_t line, const std::vector<std::string_
     if (i + 1 == tokens.size()) return Error(line, "`" + key + "` needs a value after it");
     const std::string_view value = tokens[++i];
     const auto bad = [&](const std::string& what) {
+      if (IsDigits(value) && !ParseWhole(value)) {
+        return Error(line, "`" + key + "` " + NotWholeReason(value));
+      }
       return Error(line, "`" + key + "` takes " + what + ", got '" + std::string(value) + "'");
     };
     if (key == "start") {

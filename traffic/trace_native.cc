@@ -147,8 +147,7 @@ Status NativeReader::Row(uint32_t line, const std::vector<std::string>& fields) 
   for (int c = 0; c < kRequiredColumns; ++c) {
     const std::optional<uint64_t> x = ParseWhole(fields[column_[c]]);
     if (!x) {
-      return Error(line, std::string(kColumnNames[c]) + " must be a whole number, got '" +
-                             fields[column_[c]] + "'");
+      return Error(line, std::string(kColumnNames[c]) + " " + NotWholeReason(fields[column_[c]]));
     }
     v[c] = *x;
   }

@@ -44,9 +44,7 @@ StatusOr<Workload> ParseNs3FlowFile(std::string_view text, const TraceParams& pa
     for (int i = 0; i < 5; ++i) {
       const std::optional<uint64_t> x = ParseWhole(tokens[i]);
       if (!x) {
-        return TraceLineError(params, n,
-                              std::string(names[i]) + " must be a whole number, got '" +
-                                  std::string(tokens[i]) + "'");
+        return TraceLineError(params, n, std::string(names[i]) + " " + NotWholeReason(tokens[i]));
       }
       v[i] = *x;
     }

@@ -62,6 +62,17 @@ std::optional<uint64_t> ParseWhole(std::string_view s) {
   return v;
 }
 
+bool IsDigits(std::string_view s) {
+  return !s.empty() && s.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+std::string NotWholeReason(std::string_view s) {
+  return (IsDigits(s) ? "is too large for a whole number of 64 bits (at most " +
+                            std::to_string(kSaturated) + "), got '"
+                      : std::string("must be a whole number, got '")) +
+         std::string(s) + "'";
+}
+
 std::optional<uint64_t> ParseDecimalScaled(std::string_view s, int scale_digits) {
   std::string digits;  // every digit of the mantissa, the point left out
   size_t i = 0;

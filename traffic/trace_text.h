@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -33,6 +34,14 @@ std::vector<std::string_view> Tokens(std::string_view line);
 
 // A whole number of decimal digits alone (no sign, no space).
 std::optional<uint64_t> ParseWhole(std::string_view s);
+
+// True for one or more decimal digits and nothing else.
+bool IsDigits(std::string_view s);
+
+// Why ParseWhole refused `s`, after a field's name: "must be a whole number, got '1e3'", or for
+// digits past what 64 bits hold, that it is too large (the field's own range check, which names
+// its limit, never sees it).
+std::string NotWholeReason(std::string_view s);
 
 // A non-negative decimal ("12", "0.5", "1.5e3") times 10^scale_digits, rounded to the nearest
 // whole number (halves up): a time in microseconds becomes picoseconds with scale_digits = 6.

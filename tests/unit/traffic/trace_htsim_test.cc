@@ -95,6 +95,8 @@ TEST(TraceHtsimTest, NodesLandOnHostsAndTimesScale) {
 TEST(TraceHtsimTest, BadNumbersAreRefusedAtTheirLine) {
   ExpectError("Nodes 4\nConnections 1\n0->1 start 0 size 1k\n", "t.cm:3",
               "`size` takes a size in bytes, a whole number, got '1k'");
+  ExpectError("Nodes 4\nConnections 1\n0->1 start 0 size 18446744073709551616\n", "t.cm:3",
+              "`size` is too large for a whole number of 64 bits (at most 18446744073709551615)");
   ExpectError("Nodes 4\nConnections 1\n0->1 start -1 size 10\n", "t.cm:3",
               "`start` takes a time in microseconds");
   ExpectError("Nodes four\n", "t.cm:1", "expected `Nodes N` with N a whole number");

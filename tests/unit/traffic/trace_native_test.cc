@@ -108,6 +108,8 @@ TEST(TraceNativeTest, MalformedRowsAreRefusedAtTheirLine) {
   ExpectError("", "w.csv:1", "empty: the first line is the header");
   ExpectError(head + "0,0,1,100,0,,0,26,a\n0,1,2\n", "w.csv:3", "expected 9 fields");
   ExpectError(head + "0,0,1,1e2,0,,0,26,a\n", "w.csv:2", "bytes must be a whole number, got '1e2'");
+  ExpectError(head + "99999999999999999999,0,1,100,0,,0,26,a\n", "w.csv:2",
+              "id is too large for a whole number of 64 bits (at most 18446744073709551615)");
   ExpectError(head + "0,0,1,100,-5,,0,26,a\n", "w.csv:2", "start_ns must be a time in ns");
   ExpectError(head + "0,0,1,100,0,,0,64,a\n", "w.csv:2", "dscp must be 0 to 63, got '64'");
   ExpectError(head + "0,0,8,100,0,,0,26,a\n", "w.csv:2",

@@ -59,6 +59,11 @@ TEST(TraceNs3Test, MalformedLinesAreRefusedAtTheirLine) {
   ExpectError("1\n0 1 3 100 10\n", "flow.txt:2", "expected 6 fields");
   ExpectError("1\n\n0 1 3 100 1e3 0\n", "flow.txt:3",
               "size_bytes must be a whole number, got '1e3'");
+  // One past 2^64 - 1 is a whole number still: the message says what is wrong with it.
+  ExpectError(
+      "1\n0 1 3 100 18446744073709551616 0\n", "flow.txt:2",
+      "size_bytes is too large for a whole number of 64 bits (at most 18446744073709551615), "
+      "got '18446744073709551616'");
   ExpectError("1\n0 1 3 100 10 soon\n", "flow.txt:2", "start_s must be a time in seconds");
   ExpectError("1\n0 9 3 100 10 0\n", "flow.txt:2",
               "node 9 runs on host 9, but the topology has 8 hosts");

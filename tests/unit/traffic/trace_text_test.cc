@@ -56,6 +56,18 @@ TEST(TraceTextTest, WholeNumbersAreDigitsAlone) {
   }
 }
 
+TEST(TraceTextTest, AWholeNumberTooLargeIsNotCalledMalformed) {
+  EXPECT_EQ(NotWholeReason("1k"), "must be a whole number, got '1k'");
+  EXPECT_EQ(NotWholeReason("-1"), "must be a whole number, got '-1'");
+  // 2^64: digits alone, one past what 64 bits hold.
+  EXPECT_EQ(NotWholeReason("18446744073709551616"),
+            "is too large for a whole number of 64 bits (at most 18446744073709551615), got "
+            "'18446744073709551616'");
+  EXPECT_TRUE(IsDigits("007"));
+  EXPECT_FALSE(IsDigits(""));
+  EXPECT_FALSE(IsDigits("1 "));
+}
+
 TEST(TraceTextTest, LinesAreNumberedFromOneWithoutTheirBreaks) {
   TraceLines lines("a\r\nb\n\n  c");
   std::vector<std::string> seen;
