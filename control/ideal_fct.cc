@@ -4,6 +4,7 @@
 
 #include "dataplane/packet.h"
 #include "dataplane/roce_headers.h"
+#include "topology/path.h"
 
 namespace fe::control {
 
@@ -14,6 +15,14 @@ uint32_t PacketWireBytes(uint64_t payload_bytes) {
   return dp::WireBytesOfFrame(dp::RoceFrameBytes(static_cast<uint32_t>(payload_bytes)));
 }
 }  // namespace
+
+void PathHopsOf(const topo::Graph& graph, const topo::RouteTable& routes, uint32_t src_host,
+                uint32_t dst_host, uint32_t spread, std::vector<PathHop>* hops) {
+  hops->clear();
+  for (const topo::LinkId l : topo::PathLinks(graph, routes, src_host, dst_host, spread)) {
+    hops->push_back(PathHop{graph.link(l).rate, graph.link(l).delay});
+  }
+}
 
 Time StandaloneFct(uint64_t size_bytes, uint32_t mtu_payload_bytes, std::span<const PathHop> hops) {
   if (hops.empty()) return Time::Zero();

@@ -3,8 +3,11 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "core/units.h"
+#include "topology/graph.h"
+#include "topology/routes.h"
 
 namespace fe::control {
 
@@ -13,6 +16,11 @@ struct PathHop {
   Rate rate;
   Time delay;  // propagation, one way
 };
+
+// The path a message's packets take from src_host to dst_host (topo::PathLinks, `spread` its
+// member pick), each link at its own rate and delay, into *hops (cleared first).
+void PathHopsOf(const topo::Graph& graph, const topo::RouteTable& routes, uint32_t src_host,
+                uint32_t dst_host, uint32_t spread, std::vector<PathHop>* hops);
 
 // A message of size_bytes, cut into packets of mtu_payload_bytes (the last one shorter), sent
 // back to back by the source over `hops`, each a store-and-forward link: every node forwards a

@@ -14,7 +14,6 @@
 #include "control/report/summary_jobs.h"
 #include "control/report/switch_queues_json.h"
 #include "dataplane/drop_reason.h"
-#include "topology/path.h"
 #include "traffic/csv_field.h"
 #include "traffic/job_metrics.h"
 #include "traffic/kv_metrics.h"
@@ -71,11 +70,7 @@ FlowMetrics CollectFlowMetrics(const Emulation& e, uint32_t mtu_payload_bytes) {
     const dp::SenderState& sent = messages.sender[id];
     const dp::ReceiverState& received = messages.receiver[id];
     // The path the message's packets take, each link at its own rate and delay.
-    path.clear();
-    for (const topo::LinkId l :
-         topo::PathLinks(e.graph, e.routes, spec.src_host, spec.dst_host, id)) {
-      path.push_back(PathHop{e.graph.link(l).rate, e.graph.link(l).delay});
-    }
+    PathHopsOf(e.graph, e.routes, spec.src_host, spec.dst_host, id, &path);
     FlowRecord r;
     r.id = id;
     r.src_host = spec.src_host;

@@ -92,10 +92,7 @@ std::string Setting(const Emulation& e, const WorstHop& w, uint32_t frame_bytes)
 std::string HeldBack(const Emulation& e, const dp::MessageSpec& spec, uint32_t id,
                      uint32_t payload_bytes) {
   std::vector<PathHop> out_hops;
-  for (const topo::LinkId l :
-       topo::PathLinks(e.graph, e.fabric->routes(), spec.src_host, spec.dst_host, id)) {
-    out_hops.push_back(PathHop{e.graph.link(l).rate, e.graph.link(l).delay});
-  }
+  PathHopsOf(e.graph, e.routes, spec.src_host, spec.dst_host, id, &out_hops);
   // The acknowledgement comes back over links of the same rates and delays, a minimum frame.
   const Time round_trip =
       StandaloneFct(payload_bytes, payload_bytes, out_hops) + StandaloneFct(1, 1, out_hops);
