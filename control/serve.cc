@@ -143,8 +143,10 @@ int RunServe(const fabric_emu::Scenario& given, const ServeOptions& options) {
     real[i] = real_hosts.contains(f.src_host) || real_hosts.contains(f.dst_host) ? 1 : 0;
   }
   Workload emulated = LeaveOut(*all, std::move(real));
-  if (emulated.size() < all->size()) {
-    log << "serve: " << all->size() - emulated.size()
+  // Counted here: `emulated` moves into the emulation below.
+  const size_t messages_left_out = all->size() - emulated.size();
+  if (messages_left_out > 0) {
+    log << "serve: " << messages_left_out
         << " scenario messages are from or to a real host, or wait for one, and are left out\n";
   }
   StatusOr<std::unique_ptr<Emulation>> built = BuildEmulation(
@@ -267,7 +269,7 @@ int RunServe(const fabric_emu::Scenario& given, const ServeOptions& options) {
   report.fabric = e.fabric->Totals();
   report.messages = e.fabric->messages().size();
   report.messages_delivered = e.fabric->messages_delivered();
-  report.messages_left_out = all->size() - emulated.size();
+  report.messages_left_out = messages_left_out;
 
   const std::string path = options.out_dir + "/summary.json";
   if (Status s = WriteFileAtomically(path, ServeSummaryJson(report)); !s.ok())

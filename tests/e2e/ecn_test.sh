@@ -19,6 +19,8 @@ flows=""
 for dst in 4 5 8 9 10 12 13 14; do
   flows+="  flow { src_host: 1 dst_host: ${dst} message_bytes: 100000000 }"$'\n'
 done
+# To a real host: serve leaves it out (the server's own stack sends what it sends).
+flows+="  flow { src_host: 2 dst_host: 15 message_bytes: 1000 }"$'\n'
 cat >"${E2E_DIR}/ecn.textproto" <<SCN
 name: "e2e-ecn"
 topology { fat_tree { k: 4 link_rate_gbps: 0.2 link_delay_ns: 10000 } }
@@ -37,6 +39,12 @@ if ! e2e_peer 0 iperf3 -c "${IP[1]}" -t 4 -J >"${E2E_DIR}/iperf3.json"; then
   e2e_fail "iperf3 failed: $(head -c 2000 "${E2E_DIR}/iperf3.json"); fabric drops: $(e2e_json 'j["fabric_drops"]')"
 fi
 e2e_stop
+
+# Every scenario message is either emulated or left out: 8 and 1.
+emulated=$(e2e_json 'j["messages"]')
+left_out=$(e2e_json 'j["messages_left_out"]')
+((emulated == 8 && left_out == 1)) ||
+  e2e_fail "${emulated} messages emulated and ${left_out} left out, not 8 and 1"
 
 # RFC 3168 counters of the receiving namespace's IP layer: every IPv4 packet received with CE.
 kernel_ce=$(ip netns exec "${NS[1]}" nstat -az IpExtInCEPkts | awk '$1 == "IpExtInCEPkts" { print $2 }')
