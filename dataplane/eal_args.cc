@@ -72,6 +72,33 @@ bool Contains(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
+// The comma-separated pieces of a device's arguments: its name, then its options.
+std::vector<std::string_view> Pieces(std::string_view args) {
+  std::vector<std::string_view> out;
+  for (size_t begin = 0;;) {
+    const size_t comma = args.find(',', begin);
+    out.push_back(args.substr(begin, comma - begin));
+    if (comma == std::string_view::npos) return out;
+    begin = comma + 1;
+  }
+}
+
+// The port's virtual device that `args` names, if every option `args` gives is one the port
+// gives too: "net_af_packet0,iface=veth-a" is the port's "net_af_packet0,iface=veth-a,
+// framecnt=4096" (serve's default options added), a name alone too. Empty if none matches.
+std::string PortVdev(const std::vector<std::string>& vdevs, std::string_view args) {
+  const std::vector<std::string_view> asked = Pieces(args);
+  for (const std::string& v : vdevs) {
+    const std::vector<std::string_view> port = Pieces(v);
+    if (port[0] != asked[0]) continue;
+    const bool all = std::all_of(asked.begin() + 1, asked.end(), [&](std::string_view o) {
+      return std::find(port.begin() + 1, port.end(), o) != port.end();
+    });
+    return all ? v : "";
+  }
+  return "";
+}
+
 }  // namespace
 
 StatusOr<std::vector<EalOption>> ParseEalArgs(const std::vector<std::string>& words) {
@@ -139,9 +166,16 @@ StatusOr<std::vector<std::string>> MergeEalArgs(const std::vector<std::string>& 
       continue;  // allow-listed below
     }
     if (n == "--vdev") {
-      if (!Contains(devices.vdevs, o.value)) {
-        return Status::Error("--vdev " + o.value +
-                             ": no realtime.port names this device (name it in a port)");
+      if (PortVdev(devices.vdevs, o.value).empty()) {
+        const std::string name(Pieces(o.value)[0]);
+        const auto port = std::find_if(devices.vdevs.begin(), devices.vdevs.end(),
+                                       [&](const std::string& v) { return Pieces(v)[0] == name; });
+        if (port == devices.vdevs.end()) {
+          return Status::Error("--vdev " + o.value +
+                               ": no realtime.port names this device (name it in a port)");
+        }
+        return Status::Error("--vdev " + o.value + ": a realtime.port opens " + name + " as " +
+                             *port + "; give its options in the port's device_args");
       }
       continue;  // added below
     }

@@ -102,6 +102,21 @@ TEST(EalArgsTest, OnlyThePortsPciDevicesAreAllowListed) {
   EXPECT_EQ(Merged({"--vdev", "net_af_packet0,iface=veth0"}), Merged({}));
 }
 
+TEST(EalArgsTest, AVdevAsThePortWroteItBeforeServesOptionsIsThePortsDevice) {
+  // What serve opens: the port's arguments with its default ring size added.
+  const EalDevices veth{.pci = {}, .vdevs = {"net_af_packet0,iface=veth0,framecnt=4096"}};
+  const Args plain = Merged({}, veth);
+  EXPECT_EQ(Merged({"--vdev", "net_af_packet0,iface=veth0"}, veth), plain);
+  EXPECT_EQ(Merged({"--vdev", "net_af_packet0"}, veth), plain);
+  EXPECT_EQ(Merged({"--vdev", "net_af_packet0,framecnt=4096,iface=veth0"}, veth), plain);
+  EXPECT_EQ(Refusal({"--vdev", "net_af_packet0,iface=veth9"}, veth),
+            "--vdev net_af_packet0,iface=veth9: a realtime.port opens net_af_packet0 as "
+            "net_af_packet0,iface=veth0,framecnt=4096; give its options in the port's "
+            "device_args");
+  EXPECT_NE(Refusal({"--vdev", "net_af_packet1,iface=veth0"}, veth).find("no realtime.port names"),
+            std::string::npos);
+}
+
 TEST(EalArgsTest, UnknownOptionsMissingValuesAndDriverLibrariesAreRefused) {
   EXPECT_EQ(Refusal({"--no-hugepages"}), "unknown EAL option --no-hugepages");
   EXPECT_EQ(Refusal({"-l"}), "-l needs a value");
