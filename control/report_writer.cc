@@ -59,6 +59,26 @@ Json FailuresJson(const FailureSummary& summary) {
               {"unreachable_flow_ids", summary.unreachable_flow_ids}};
 }
 
+// Messages a sender gave up, by why: a failure that left no live path (failures.
+// unreachable_flow_ids), or retransmissions past nic.transport.retry_count. Empty if none.
+std::string GivenUpLine(const dp::MessageTable& messages) {
+  uint64_t no_path = 0;
+  uint64_t retries = 0;
+  for (uint32_t id = 0; id < messages.size(); ++id) {
+    const dp::SenderState& m = messages.sender[id];
+    if (!m.unreachable) continue;
+    ++(m.retries_exhausted ? retries : no_path);
+  }
+  if (no_path + retries == 0) return "";
+  char buf[256];
+  std::snprintf(buf, sizeof(buf),
+                "  given up  %llu messages: %llu with no live path after a failure, %llu after "
+                "nic.transport.retry_count timeouts\n",
+                static_cast<unsigned long long>(no_path + retries),
+                static_cast<unsigned long long>(no_path), static_cast<unsigned long long>(retries));
+  return buf;
+}
+
 }  // namespace
 
 FlowMetrics CollectFlowMetrics(const Emulation& e, uint32_t mtu_payload_bytes) {
@@ -234,6 +254,7 @@ std::string HumanSummary(const fabric_emu::Scenario& scenario, uint64_t seed,
                 static_cast<unsigned long long>(t.nics.payload_bytes_received),
                 static_cast<unsigned long long>(t.drops.total_packets()));
   std::string s = buf;
+  s += GivenUpLine(e.fabric->messages());
   if (flows.flows_completed > 0) {
     std::snprintf(
         buf, sizeof(buf),

@@ -22,6 +22,8 @@ enum class DropReason : uint8_t {
   kTtlExpired,          // IPv4 TTL <= 1 at a switch that decrements it (RFC 1812 5.3.1)
   kLinkDown,            // sent into a dead link, or on one when it died
   kBitError,            // corrupted on the wire (the link class's bit-error rate): FCS fails
+  // A host of the fabric that this switch has no live path to: the routes after a failure.
+  kNoRoute,
   kCount,
 };
 
@@ -55,6 +57,8 @@ inline constexpr const char* DropReasonName(DropReason r) {
       return "link_down";
     case DropReason::kBitError:
       return "bit_error";
+    case DropReason::kNoRoute:
+      return "no_route";
     case DropReason::kCount:
       break;
   }

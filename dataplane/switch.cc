@@ -145,7 +145,7 @@ void Switch::Receive(uint16_t local_port, rte_mbuf* m) {
   }
 
   const int route = PickRoute(h, dst, queue);
-  if (route < 0) return DropArrival(local_port, -1, prio, m, DropReason::kUnknownDestination);
+  if (route < 0) return DropArrival(local_port, -1, prio, m, DropReason::kNoRoute);
   const auto out = static_cast<uint16_t>(route);
   if (ports_[out].Stormed(queue)) {
     return DropArrival(local_port, out, prio, m, DropReason::kPfcWatchdog);

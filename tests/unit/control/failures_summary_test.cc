@@ -55,6 +55,35 @@ TEST(FailuresSummaryTest, FramesLostToALinkFailureAreItsLinkDownDrops) {
   EXPECT_EQ(j["flows_completed"], j["flows_total"]);
 }
 
+// Host 0's only link dies at 1 us and routes take it in at once: the messages from and to host 0
+// have no path left, 2 of a permutation's 16 (host 0 sends one and receives one), and the console
+// says so beside the count of completed ones; the switches drop what still heads to host 0 as
+// no_route, not as an unknown address.
+TEST(FailuresSummaryTest, MessagesGivenUpForWantOfAPathAreCountedOnTheConsole) {
+  const std::string text =
+      "topology {\n"
+      "  fat_tree { k: 4 }\n"
+      "  failure { at_ns: 1000 link { a: \"h0\" b: \"edge0\" } }\n"
+      "}\n"
+      "traffic { permutation { message_bytes: 1048576 } }\n"
+      "run { progress: false }\n";
+  StatusOr<fabric_emu::Scenario> s = LoadScenarioText(text, "t.textproto");
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  SoftwareRunOptions options;
+  options.out_dir = ::testing::TempDir();
+  StatusOr<SoftwareRunResult> run = RunSoftware(*s, options);
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  const FlowMetrics metrics = CollectFlowMetrics(*run->emulation, s->nic().mtu_payload_bytes());
+  const std::string console = HumanSummary(*s, 1, *run, metrics.Summarize());
+  EXPECT_NE(console.find("  messages  14 of 16 completed"), std::string::npos) << console;
+  EXPECT_NE(console.find("  given up  2 messages: 2 with no live path after a failure, 0 after "
+                         "nic.transport.retry_count timeouts\n"),
+            std::string::npos)
+      << console;
+  const nlohmann::json j = nlohmann::json::parse(SummaryJson(*s, 1, *run, metrics.Summarize()));
+  EXPECT_EQ(j["drops"]["by_reason"]["unknown_destination"], 0u);
+}
+
 TEST(FailuresSummaryTest, ARunWithoutFailuresHasNoSection) {
   const nlohmann::json j = RunAndSummarise(
       "topology { fat_tree { k: 4 } }\n"

@@ -1,4 +1,4 @@
-// A switch with no path to a packet's destination drops it as unknown_destination (the route
+// A switch with no path to a packet's destination drops it as no_route (the route
 // table's group for that host is empty): two islands, host 0 behind switch a, host 1 behind
 // switch b, and no link between the switches.
 #include <gtest/gtest.h>
@@ -61,7 +61,7 @@ TEST(UnreachableTest, APacketForAHostNoPathReachesIsDroppedAsUnknownDestination)
   EXPECT_EQ(far.frames, 0);
   EXPECT_EQ(back.frames, 0);
   const FabricTotals t = fabric.Totals();
-  EXPECT_EQ(t.drops.packets[static_cast<size_t>(DropReason::kUnknownDestination)], 1u);
+  EXPECT_EQ(t.drops.packets[static_cast<size_t>(DropReason::kNoRoute)], 1u);
   EXPECT_EQ(t.drops.total_packets(), 1u);
   EXPECT_EQ(fabric.mbufs_in_use(), 0u);
 }
