@@ -233,7 +233,14 @@ void FailureInjector::Apply(uint32_t change) {
     } else if (c.flap) {
       std::erase_if(held, [&](const Holder& h) { return h.failure == c.failure; });
     } else {
-      held.clear();  // an explicit up: the link is repaired, whatever took it down
+      // An explicit up repairs what its target names: a link up mends the cable, whichever link
+      // failures cut it, but not a switch or an engine still down; a switch or engine comes back
+      // whichever entry took it down.
+      const FailureTarget& up = resolved_.targets[c.failure];
+      std::erase_if(held, [&](const Holder& h) {
+        const FailureTarget& down = resolved_.targets[h.failure];
+        return down.kind == up.kind && (up.kind == "link" || down.name == up.name);
+      });
     }
     if (fabric_->link_up(l) != held.empty()) {
       fabric_->SetLinkUp(l, held.empty());
@@ -263,10 +270,12 @@ void FailureInjector::OnLinkLoss(uint32_t link, dp::DropReason reason, const rte
 }
 
 void FailureInjector::CountLoss(uint32_t link, uint32_t qp_plus_1) {
-  for (const Holder& holder : holders_[link]) {
-    ++events_[holder.change].frames_lost;
-    if (qp_plus_1 != 0) affected_[holder.change].insert(qp_plus_1 - 1);
-  }
+  // To the earliest change still holding the link, so that the events' frames_lost add up to the
+  // link_down drops; a frame lost as the link died (nothing holds it then) counts to none.
+  if (holders_[link].empty()) return;
+  const uint32_t change = holders_[link].front().change;
+  ++events_[change].frames_lost;
+  if (qp_plus_1 != 0) affected_[change].insert(qp_plus_1 - 1);
 }
 
 FailureSummary FailureInjector::Summary() const {

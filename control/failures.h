@@ -39,7 +39,8 @@ struct FailureChange {
   Time at;
   bool up = false;
   // Part of a flap: its up ends its own down only (the link stays down while another failure
-  // holds it); an explicit up repairs the target whatever took it down.
+  // holds it); an explicit up repairs what it names: a link up every link failure of that link
+  // (not a switch or an engine still down), a switch or engine up every failure of it.
   bool flap = false;
 };
 
@@ -65,7 +66,7 @@ struct FailureEventSummary {
   std::string kind;    // "link_down", "engine_up", "switch_down", ...
   std::string target;  // FailureTarget::name
   // kLinkDown drops on the target's links while it was down (a down change only; frames on a
-  // link that is down for two overlapping failures count for both).
+  // link that is down for overlapping failures count for the earliest of them).
   uint64_t frames_lost = 0;
   uint64_t flows_affected = 0;  // distinct messages that lost a frame to it
   // When routes took the change in: the reconvergence that followed it; Infinite if the run

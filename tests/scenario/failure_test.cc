@@ -303,6 +303,59 @@ TEST(FailureTest, HostLinkDownWithNoOtherPathMakesTheFlowUnreachableAndTheRunEnd
   ExpectFramesConserved(*w);
 }
 
+// A link's explicit up mends the link, not the switch at its end: agg0 dies at 1 us, edge0-agg0
+// comes up at 2 us, and every link of agg0 must stay down (no frame crosses them) until agg0
+// itself comes up at 40 us, when all four are back.
+TEST(FailureTest, ALinkUpDoesNotReviveASwitchStillDown) {
+  auto w = MakeWorld(FatTree4(), R"pb(
+    failure { at_ns: 1000 switch_name: "agg0" }
+    failure {
+      at_ns: 2000
+      link { a: "edge0" b: "agg0" }
+      up: true
+    }
+    failure { at_ns: 40000 switch_name: "agg0" up: true }
+  )pb");
+  const topo::NodeId agg0 = *w->graph.FindNode("agg0");
+  const auto agg0_links_up = [&] {
+    uint32_t up = 0;
+    for (const topo::LinkId l : w->graph.node(agg0).links) up += w->fabric->link_up(l) ? 1 : 0;
+    return up;
+  };
+  w->failures->Start();
+  w->sched.RunUntil(Time::FromUs(30));
+  EXPECT_EQ(agg0_links_up(), 0u);
+  w->sched.RunUntil(Time::Infinite());
+  EXPECT_EQ(agg0_links_up(), 4u);  // k = 4 ports
+}
+
+// The same link failed by two entries at once: its frames are lost once, so they count to one
+// event, and the events' frames_lost add up to the link_down drops.
+TEST(FailureTest, OverlappingFailuresCountEachLossOnce) {
+  auto w = MakeWorld(FatTree4(), R"pb(
+    failure {
+      at_ns: 5000
+      link { a: "edge0" b: "agg0" }
+    }
+    failure {
+      at_ns: 5000
+      link { a: "edge0" b: "agg0" }
+    }
+    routing { reconverge_delay_ns: 10000 }
+  )pb");
+  std::vector<dp::MessageSpec> specs;
+  for (uint32_t h = 0; h < 4; ++h) specs.push_back({h, 15 - h, 1 << 20, Time::Zero(), 26});
+  ASSERT_TRUE(w->fabric->AddMessages(specs).ok());
+  w->failures->Start();
+  w->sched.RunUntil(Time::Infinite());
+  const FailureSummary s = w->failures->Summary();
+  ASSERT_EQ(s.events.size(), 2u);
+  const uint64_t link_down = Drops(w->fabric->Totals(), dp::DropReason::kLinkDown);
+  EXPECT_GT(link_down, 0u);
+  EXPECT_EQ(s.events[0].frames_lost, link_down);
+  EXPECT_EQ(s.events[1].frames_lost, 0u);
+}
+
 // Through the scenario file and the software run: a fabric link and a host link flap forty times
 // each while every host sends, with the rate and queue samplers on. The run must end with every
 // flow done: completed, or given up when a reconvergence found h0 cut off.
