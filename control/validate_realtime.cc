@@ -28,6 +28,7 @@ void ValidateRealtime(Validation& v) {
   }
   std::map<int32_t, int> host_seen;
   std::map<std::string, int> device_seen;
+  std::map<std::string, int> interface_seen;
   for (int i = 0; i < rt.port_size(); ++i) {
     const ExternalPort& p = rt.port(i);
     const Site ps = s.Nested(fabric_emu::Realtime::kPortFieldNumber, i);
@@ -46,6 +47,14 @@ void ValidateRealtime(Validation& v) {
         v.out.Add(ps, ExternalPort::kDeviceArgsFieldNumber,
                   "device " + device + " already used by " +
                       s.Path(fabric_emu::Realtime::kPortFieldNumber, it->second));
+      } else if (const std::string iface = PortInterface(args); !iface.empty()) {
+        // Two sockets on one interface would each get every frame the server sends, and the
+        // second port's host would never learn its server.
+        if (const auto [at, first] = interface_seen.emplace(iface, i); !first) {
+          v.out.Add(ps, ExternalPort::kDeviceArgsFieldNumber,
+                    "interface " + iface + " already used by " +
+                        s.Path(fabric_emu::Realtime::kPortFieldNumber, at->second));
+        }
       }
     }
     v.CheckHost(ps, ExternalPort::kHostFieldNumber, p.has_host(), p.host());

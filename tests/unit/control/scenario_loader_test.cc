@@ -71,6 +71,8 @@ const std::vector<BadFile>& BadFiles() {
       {"dcqcn_floor_below_1mbps.textproto", "5", "nic.cc.dcqcn.min_rate_mbps:", "got 1e-06"},
       {"device_twice_with_other_options.textproto", "5",
        "realtime.port[1].device_args:", "device net_null0 already used by realtime.port[0]"},
+      {"interface_twice.textproto", "5",
+       "realtime.port[1].device_args:", "interface veth-a already used by realtime.port[0]"},
       {"eal_secondary_process.textproto", "4",
        "realtime.eal_args: --proc-type secondary:", "primary process only"},
       {"realtime_without_ports.textproto", "3", "realtime.port: at least one port", ""},
