@@ -6,6 +6,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <fstream>
 #include <mutex>
 #include <sstream>
@@ -118,7 +119,11 @@ Status InitEal(const EalOptions& options) {
       for (const std::string& a : args) joined += " " + a;
       std::string why = "DPDK EAL initialisation failed (" + std::string(rte_strerror(rte_errno)) +
                         ") with arguments:" + joined;
-      if (std::find(args.begin(), args.end(), "--no-huge") == args.end()) {
+      // The EAL sets EACCES when it cannot read the hugepage setup and ENOMEM when it cannot
+      // map memory; EINVAL is an argument it refused (an lcore this machine lacks, say), which
+      // hugepages would not cure.
+      const bool memory_failed = rte_errno == EACCES || rte_errno == ENOMEM;
+      if (memory_failed && std::find(args.begin(), args.end(), "--no-huge") == args.end()) {
         if (const std::string p =
                 HugepageProblem(FileText("/proc/meminfo"), FileText("/proc/mounts"));
             !p.empty()) {

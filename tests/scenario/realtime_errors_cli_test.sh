@@ -3,7 +3,8 @@
 # - a port whose interface does not exist: serve refuses it before the EAL starts (exit 2) with
 #   FILE:LINE of the port; validate, which may run on another machine, warns and exits 0;
 # - hugepage options on a machine without hugepages: serve says none are reserved and how to
-#   reserve them or run without (skipped where hugepages are reserved).
+#   reserve them or run without (skipped where hugepages are reserved);
+# - an lcore the machine lacks: the EAL's refusal, with no word of hugepages.
 #   realtime_errors_cli_test.sh FABRIC_EMU SOURCE_ROOT
 source "$(dirname "$0")/cli_lib.sh"
 
@@ -43,5 +44,22 @@ SCN
   grep -q "hugepages-2048kB/nr_hugepages" "$work/huge.err" || fail "serve did not say what to do"
 else
   echo "hugepages are reserved here: the no-hugepage message is not checked"
+fi
+# An lcore this machine lacks, beside hugepage options: the EAL refuses the argument before it
+# looks at memory, and serve must not send the user off to reserve hugepages.
+cat >"$work/lcore.textproto" <<SCN
+topology { fat_tree { k: 4 } }
+realtime {
+  eal_args: "--huge-dir /dev/hugepages -l $(nproc)"
+  port { device_args: "net_null0" host: 0 }
+}
+SCN
+"$bin" serve "$work/lcore.textproto" --out "$work/out" --quiet >"$work/lcore.out" 2>"$work/lcore.err"
+rc=$?
+[ "$rc" -eq 1 ] || fail "serve on an lcore the machine lacks: exit $rc, want 1"
+grep -q "DPDK EAL initialisation failed (Invalid argument)" "$work/lcore.err" ||
+  fail "serve did not report the EAL's refusal: $(cat "$work/lcore.err")"
+if grep -q "hugepages are reserved\|hugetlbfs is mounted" "$work/lcore.err"; then
+  fail "serve blamed hugepages for a refused lcore: $(cat "$work/lcore.err")"
 fi
 cli_finish realtime_errors_cli
