@@ -28,6 +28,7 @@
 #include "control/scenario_loader.h"
 #include "control/scenario_validator.h"
 #include "control/serve.h"
+#include "control/serve_eal.h"
 #include "control/software_run.h"
 #include "control/stop_signals.h"
 #include "control/sweep/scenario_overrides.h"
@@ -254,6 +255,13 @@ int Main(int argc, char** argv) {
     if (!missing.empty()) {
       for (const std::string& m : missing) std::cerr << m << "\n";
       return kExitBadInput;
+    }
+    // The scenario's own eal_args were checked as it loaded; --eal replaced them since.
+    if (args.eal_args) {
+      if (const StatusOr<std::vector<std::string>> eal = ServeEalArgs(scenario); !eal.ok()) {
+        std::cerr << "fabric-emu: serve: --eal: " << eal.status().message() << "\n";
+        return kExitBadInput;
+      }
     }
     ServeOptions options;
     options.out_dir = OutputDir(args, scenario);

@@ -4,6 +4,7 @@
 
 #include "dataplane/eal.h"
 #include "dataplane/eal_args.h"
+#include "dataplane/eth_port.h"
 
 namespace fe::control {
 namespace {
@@ -38,7 +39,12 @@ std::string PortInterface(const std::string& device_args) {
 StatusOr<std::vector<std::string>> ServeEalArgs(const fabric_emu::Scenario& scenario) {
   dp::EalDevices devices;
   for (const auto& p : scenario.realtime().port()) {
-    (IsPciAddress(p.device_args()) ? devices.pci : devices.vdevs).push_back(p.device_args());
+    // A virtual device as serve opens it, its default options added (dp::EthPort).
+    if (IsPciAddress(p.device_args())) {
+      devices.pci.push_back(p.device_args());
+    } else {
+      devices.vdevs.push_back(dp::WithDefaultDeviceArgs(p.device_args()));
+    }
   }
   return dp::MergeEalArgs(dp::SplitEalArgs(scenario.realtime().eal_args()), devices,
                           {.lcores = "0", .memory_mb = kServeEalMemoryMb});

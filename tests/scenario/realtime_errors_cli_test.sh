@@ -4,7 +4,8 @@
 #   FILE:LINE of the port; validate, which may run on another machine, warns and exits 0;
 # - hugepage options on a machine without hugepages: serve says none are reserved and how to
 #   reserve them or run without (skipped where hugepages are reserved);
-# - an lcore the machine lacks: the EAL's refusal, with no word of hugepages.
+# - an lcore the machine lacks: the EAL's refusal, with no word of hugepages;
+# - --eal arguments serve refuses: exit 2 naming --eal, before the EAL starts.
 #   realtime_errors_cli_test.sh FABRIC_EMU SOURCE_ROOT
 source "$(dirname "$0")/cli_lib.sh"
 
@@ -62,4 +63,16 @@ grep -q "DPDK EAL initialisation failed (Invalid argument)" "$work/lcore.err" ||
 if grep -q "hugepages are reserved\|hugetlbfs is mounted" "$work/lcore.err"; then
   fail "serve blamed hugepages for a refused lcore: $(cat "$work/lcore.err")"
 fi
+# --eal is checked as the scenario's eal_args are, before anything starts: exit 2, naming --eal.
+cat >"$work/null.textproto" <<SCN
+topology { fat_tree { k: 4 } }
+realtime { port { device_args: "net_null0" host: 0 } }
+SCN
+"$bin" serve "$work/null.textproto" --out "$work/out" --eal "-d librte_net_null.so" \
+  >"$work/eal.out" 2>"$work/eal.err"
+rc=$?
+[ "$rc" -eq 2 ] || fail "serve with a refused --eal: exit $rc, want 2"
+grep -q "^fabric-emu: serve: --eal: -d: " "$work/eal.err" ||
+  fail "serve did not name --eal: $(cat "$work/eal.err")"
+if grep -q "EAL arguments:" "$work/eal.err"; then fail "serve started before refusing --eal"; fi
 cli_finish realtime_errors_cli
