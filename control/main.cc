@@ -232,6 +232,9 @@ int Main(int argc, char** argv) {
           ? MissingInterfaces(args.scenario_path, scenario)
           : std::vector<std::string>{};
   const Status fits = CheckCoresFitMachine(scenario, args.scenario_path);
+  if (args.command == Command::kValidate || args.command == Command::kServe) {
+    for (const std::string& d : DownInterfaces(scenario)) std::cerr << "warning: " << d << "\n";
+  }
   if (args.command == Command::kValidate) {
     for (const std::string& m : missing) std::cerr << "warning: " << m << "\n";
     if (!fits.ok()) std::cerr << "warning: " << fits.message() << "\n";

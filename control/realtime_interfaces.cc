@@ -2,6 +2,9 @@
 
 #include <google/protobuf/text_format.h>
 #include <net/if.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <sstream>
@@ -39,6 +42,24 @@ std::vector<std::string> MissingInterfaces(const std::string& path,
                 "interface " + iface + " does not exist on this machine");
   }
   return std::move(missing).SortedByLine();
+}
+
+std::vector<std::string> DownInterfaces(const fabric_emu::Scenario& scenario) {
+  std::vector<std::string> down;
+  const int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return down;  // nothing to ask the kernel with: no warning rather than a wrong one
+  for (const fabric_emu::ExternalPort& p : scenario.realtime().port()) {
+    const std::string iface = PortInterface(p.device_args());
+    if (iface.empty() || iface.size() >= IFNAMSIZ) continue;
+    ifreq request{};
+    iface.copy(request.ifr_name, IFNAMSIZ - 1);
+    if (ioctl(fd, SIOCGIFFLAGS, &request) != 0 || (request.ifr_flags & IFF_UP) != 0) continue;
+    down.push_back("interface " + iface +
+                   " is down: the server behind it can send nothing (ip link set " + iface +
+                   " up)");
+  }
+  close(fd);
+  return down;
 }
 
 }  // namespace fe::control

@@ -5,7 +5,8 @@
 # - hugepage options on a machine without hugepages: serve says none are reserved and how to
 #   reserve them or run without (skipped where hugepages are reserved);
 # - an lcore the machine lacks: the EAL's refusal, with no word of hugepages;
-# - --eal arguments serve refuses: exit 2 naming --eal, before the EAL starts.
+# - --eal arguments serve refuses: exit 2 naming --eal, before the EAL starts;
+# - an interface that is down: a warning (needs CAP_NET_ADMIN to make one; skipped without).
 #   realtime_errors_cli_test.sh FABRIC_EMU SOURCE_ROOT
 source "$(dirname "$0")/cli_lib.sh"
 
@@ -75,4 +76,24 @@ rc=$?
 grep -q "^fabric-emu: serve: --eal: -d: " "$work/eal.err" ||
   fail "serve did not name --eal: $(cat "$work/eal.err")"
 if grep -q "EAL arguments:" "$work/eal.err"; then fail "serve started before refusing --eal"; fi
+# An interface that exists but is down: validate and serve warn (serve would get no frame).
+down="fe-dn$$"
+if ip link add "$down" type veth peer name "${down}p" 2>/dev/null; then
+  cat >"$work/down.textproto" <<SCN
+topology { fat_tree { k: 4 } }
+realtime { port { device_args: "net_af_packet0,iface=$down" host: 0 } }
+SCN
+  "$bin" validate "$work/down.textproto" >/dev/null 2>"$work/down.err"
+  rc=$?
+  up_rc=0
+  ip link set "$down" up && "$bin" validate "$work/down.textproto" >/dev/null 2>"$work/up.err" ||
+    up_rc=$?
+  ip link del "$down"
+  [ "$rc" -eq 0 ] && [ "$up_rc" -eq 0 ] || fail "validate with an interface down: exit $rc/$up_rc"
+  grep -qxF "warning: interface $down is down: the server behind it can send nothing (ip link set $down up)" \
+    "$work/down.err" || fail "validate did not warn of a down interface: $(cat "$work/down.err")"
+  [ ! -s "$work/up.err" ] || fail "validate warned of an interface that is up: $(cat "$work/up.err")"
+else
+  echo "cannot create a veth here: the down-interface warning is not checked"
+fi
 cli_finish realtime_errors_cli
