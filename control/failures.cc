@@ -92,11 +92,73 @@ StatusOr<FailureTarget> ResolveLink(const fabric_emu::LinkRef& ref, const topo::
                        {between[ref.index()]}};
 }
 
+namespace {
+
+// Entry i of topology.failure: its target into r->targets (an empty one if it has none) and its
+// changes into r->changes, or the first thing wrong with it.
+Status ResolveFailure(const fabric_emu::Failure& f, int i, const topo::Graph& graph,
+                      const std::vector<topo::OpticalEngine>& engines, ResolvedFailures* r) {
+  const std::string field = "failure[" + std::to_string(i) + "]";
+  StatusOr<FailureTarget> target = Status::Error(field + ": names no link, engine or switch");
+  switch (f.target_case()) {
+    case fabric_emu::Failure::kLink:
+      target = ResolveLink(f.link(), graph, field + ".link");
+      break;
+    case fabric_emu::Failure::kEngine:
+      target = ResolveEngine(f.engine(), graph, engines, field + ".engine");
+      break;
+    case fabric_emu::Failure::kSwitchName:
+      target = ResolveSwitch(f.switch_name(), graph, field + ".switch_name");
+      break;
+    case fabric_emu::Failure::TARGET_NOT_SET:
+      break;
+  }
+  r->targets.push_back(target.ok() ? std::move(target).value() : FailureTarget{});
+  if (!target.ok()) return target.status();
+  if (!f.has_at_ns()) return Status::Error(field + ".at_ns: demanded");
+  if (Status s = CheckTimeNs(f.at_ns(), false, field + ".at_ns"); !s.ok()) return s;
+  const Time at = TimeFromNs(f.at_ns());
+  if (!f.has_flap()) {
+    r->changes.push_back(FailureChange{i, at, f.up(), false});
+    return Status::Ok();
+  }
+  const fabric_emu::Flap& flap = f.flap();
+  if (f.up()) return Status::Error(field + ".up: a flap starts by going down");
+  if (Status s = CheckTimeNs(flap.down_ns(), true, field + ".flap.down_ns"); !s.ok()) return s;
+  if (Status s = CheckTimeNs(flap.period_ns(), true, field + ".flap.period_ns"); !s.ok()) {
+    return s;
+  }
+  if (!(flap.period_ns() > flap.down_ns())) {
+    return Status::Error(field + ".flap.period_ns: must exceed down_ns");
+  }
+  if (flap.count() < 1 || flap.count() > kMaxFlapCount) {
+    return Status::Error(field + ".flap.count: must be in [1, " + std::to_string(kMaxFlapCount) +
+                         "]");
+  }
+  // The last up must fall within the scenario's time range too.
+  if (f.at_ns() + flap.period_ns() * (flap.count() - 1) + flap.down_ns() > kMaxScenarioTimeNs) {
+    return Status::Error(field + ".flap: its last up falls after " +
+                         std::to_string(static_cast<int64_t>(kMaxScenarioTimeNs)) + " ns");
+  }
+  for (int32_t n = 0; n < flap.count(); ++n) {
+    const Time down = at + TimeFromNs(flap.period_ns()) * n;
+    r->changes.push_back(FailureChange{i, down, false, true});
+    r->changes.push_back(FailureChange{i, down + TimeFromNs(flap.down_ns()), true, true});
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
 StatusOr<ResolvedFailures> ResolveFailures(const fabric_emu::Topology& topology,
-                                           const topo::Graph& graph) {
+                                           const topo::Graph& graph,
+                                           std::vector<std::string>* errors) {
+  std::vector<std::string> found;
   ResolvedFailures r;
   const double delay_ns = topology.routing().reconverge_delay_ns();
-  if (Status s = CheckTimeNs(delay_ns, false, "routing.reconverge_delay_ns"); !s.ok()) return s;
+  if (Status s = CheckTimeNs(delay_ns, false, "routing.reconverge_delay_ns"); !s.ok()) {
+    found.push_back(s.message());
+  }
   r.reconverge_delay = TimeFromNs(delay_ns);
   std::vector<topo::OpticalEngine> engines;
   for (const fabric_emu::Failure& f : topology.failure()) {
@@ -106,54 +168,14 @@ StatusOr<ResolvedFailures> ResolveFailures(const fabric_emu::Topology& topology,
     }
   }
   for (int i = 0; i < topology.failure_size(); ++i) {
-    const fabric_emu::Failure& f = topology.failure(i);
-    const std::string field = "failure[" + std::to_string(i) + "]";
-    StatusOr<FailureTarget> target = Status::Error(field + ": names no link, engine or switch");
-    switch (f.target_case()) {
-      case fabric_emu::Failure::kLink:
-        target = ResolveLink(f.link(), graph, field + ".link");
-        break;
-      case fabric_emu::Failure::kEngine:
-        target = ResolveEngine(f.engine(), graph, engines, field + ".engine");
-        break;
-      case fabric_emu::Failure::kSwitchName:
-        target = ResolveSwitch(f.switch_name(), graph, field + ".switch_name");
-        break;
-      case fabric_emu::Failure::TARGET_NOT_SET:
-        break;
+    if (Status s = ResolveFailure(topology.failure(i), i, graph, engines, &r); !s.ok()) {
+      found.push_back(s.message());
     }
-    if (!target.ok()) return target.status();
-    r.targets.push_back(std::move(target).value());
-    if (!f.has_at_ns()) return Status::Error(field + ".at_ns: demanded");
-    if (Status s = CheckTimeNs(f.at_ns(), false, field + ".at_ns"); !s.ok()) return s;
-    const Time at = TimeFromNs(f.at_ns());
-    if (!f.has_flap()) {
-      r.changes.push_back(FailureChange{i, at, f.up(), false});
-      continue;
-    }
-    const fabric_emu::Flap& flap = f.flap();
-    if (f.up()) return Status::Error(field + ".up: a flap starts by going down");
-    if (Status s = CheckTimeNs(flap.down_ns(), true, field + ".flap.down_ns"); !s.ok()) return s;
-    if (Status s = CheckTimeNs(flap.period_ns(), true, field + ".flap.period_ns"); !s.ok()) {
-      return s;
-    }
-    if (!(flap.period_ns() > flap.down_ns())) {
-      return Status::Error(field + ".flap.period_ns: must exceed down_ns");
-    }
-    if (flap.count() < 1 || flap.count() > kMaxFlapCount) {
-      return Status::Error(field + ".flap.count: must be in [1, " + std::to_string(kMaxFlapCount) +
-                           "]");
-    }
-    // The last up must fall within the scenario's time range too.
-    if (f.at_ns() + flap.period_ns() * (flap.count() - 1) + flap.down_ns() > kMaxScenarioTimeNs) {
-      return Status::Error(field + ".flap: its last up falls after " +
-                           std::to_string(static_cast<int64_t>(kMaxScenarioTimeNs)) + " ns");
-    }
-    for (int32_t n = 0; n < flap.count(); ++n) {
-      const Time down = at + TimeFromNs(flap.period_ns()) * n;
-      r.changes.push_back(FailureChange{i, down, false, true});
-      r.changes.push_back(FailureChange{i, down + TimeFromNs(flap.down_ns()), true, true});
-    }
+  }
+  if (!found.empty()) {
+    const std::string first = found.front();
+    if (errors != nullptr) *errors = std::move(found);
+    return Status::Error(first);
   }
   // By time, then in list order (a flap's changes keep theirs): one order for every run.
   std::stable_sort(r.changes.begin(), r.changes.end(),

@@ -9,9 +9,10 @@ namespace fe::control {
 void ValidateFailures(Validation& v) {
   const fabric_emu::Topology& topology = v.scenario.topology();
   if (!v.graph || (topology.failure_size() == 0 && !topology.has_routing())) return;
-  if (StatusOr<ResolvedFailures> resolved = ResolveFailures(topology, *v.graph); !resolved.ok()) {
-    ReportTopologyError(v, v.root.Nested(fabric_emu::Scenario::kTopologyFieldNumber),
-                        resolved.status().message());
+  std::vector<std::string> errors;
+  if (ResolveFailures(topology, *v.graph, &errors).ok()) return;
+  for (const std::string& e : errors) {
+    ReportTopologyError(v, v.root.Nested(fabric_emu::Scenario::kTopologyFieldNumber), e);
   }
 }
 

@@ -109,6 +109,21 @@ TEST(TopologyValidationTest, AFailureNamingAnUnknownLinkIsRefused) {
       << e;
 }
 
+TEST(TopologyValidationTest, EveryBadFailureIsReportedAtItsLine) {
+  const StatusOr<fabric_emu::Scenario> s = LoadScenarioText(
+      "topology {\n"
+      "  fat_tree { k: 4 }\n"
+      "  failure { at_ns: 1000 link { a: \"edge0\" b: \"core0\" } }\n"
+      "  failure { at_ns: 1000 switch_name: \"core0\" }\n"
+      "  failure { at_ns: -1 switch_name: \"nobody\" }\n"
+      "}\n",
+      "t.textproto");
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().message(),
+            "t.textproto:3: topology.failure[0].link: no link between edge0 and core0\n"
+            "t.textproto:5: topology.failure[2].switch_name: no node named \"nobody\"");
+}
+
 TEST(TopologyValidationTest, AFailureTimeOutsideTheScenarioRangeIsRefused) {
   const std::string e = OnlyError(
       "topology {\n"
