@@ -25,6 +25,22 @@ int MaxPorts(const Validation& v, const std::function<bool(const topo::Node&)>& 
   return static_cast<int>(ports);
 }
 
+// The tiers the graph's switches are in, by name where the scenario can name them.
+std::string TiersOf(const topo::Graph& graph) {
+  std::set<int> tiers;
+  for (const topo::Node& n : graph.nodes()) {
+    if (n.kind == topo::NodeKind::kSwitch) tiers.insert(n.tier);
+  }
+  std::string out;
+  for (const int t : tiers) {
+    out += (out.empty() ? "" : ", ") +
+           (fabric_emu::SwitchTier_IsValid(t)
+                ? fabric_emu::SwitchTier_Name(static_cast<fabric_emu::SwitchTier>(t))
+                : std::to_string(t));
+  }
+  return out;
+}
+
 void CheckTierOverrides(Validation& v, const Site& s) {
   const SwitchConfig& base = v.scenario.switch_();
   std::map<SwitchTier, int> seen;
@@ -46,6 +62,12 @@ void CheckTierOverrides(Validation& v, const Site& s) {
     CheckSwitchFields(v, o.config(), cs, /*top_level=*/false);
     const int ports =
         MaxPorts(v, [&](const topo::Node& n) { return n.tier == static_cast<int>(o.tier()); });
+    if (v.graph && ports == 0) {
+      v.out.Add(os, tier_field,
+                "no switch is in tier " + fabric_emu::SwitchTier_Name(o.tier()) +
+                    "; this fabric's switches are in " + TiersOf(*v.graph));
+      continue;
+    }
     CheckSwitchConsistency(v, {{&base, s}, {&o.config(), cs}},
                            " for " + fabric_emu::SwitchTier_Name(o.tier()) + " switches", ports);
   }

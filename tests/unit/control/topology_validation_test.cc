@@ -139,6 +139,18 @@ TEST(TopologyValidationTest, AFailureTimeOutsideTheScenarioRangeIsRefused) {
       << e;
 }
 
+TEST(TopologyValidationTest, AnOverrideOfATierTheFabricLacksIsRefused) {
+  const std::string e =
+      OnlyError(std::string(kClos) +
+                "switch {\n"
+                "  tier_override { tier: CORE config { buffer_bytes: 1000000 } }\n"
+                "}\n");
+  EXPECT_TRUE(StartsWith(e,
+                         "t.textproto:11: switch.tier_override[0].tier: no switch is in tier "
+                         "CORE; this fabric's switches are in EDGE, AGGREGATION"))
+      << e;
+}
+
 TEST(TopologyValidationTest, AnOverrideNamingAnUnknownRoleIsRefused) {
   const std::string e =
       OnlyError(std::string(kClos) +
