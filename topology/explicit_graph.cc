@@ -4,6 +4,7 @@
 #include <deque>
 #include <functional>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -27,6 +28,17 @@ int Find(std::vector<int>& parent, int x) {
   return x;
 }
 
+// The number in a name of the form h<digits> ("h12": 12), as host names are written.
+std::optional<int64_t> HostNumberIn(const std::string& name) {
+  if (name.size() < 2 || name.size() > 12 || name[0] != 'h') return std::nullopt;
+  int64_t v = 0;
+  for (size_t i = 1; i < name.size(); ++i) {
+    if (name[i] < '0' || name[i] > '9') return std::nullopt;
+    v = v * 10 + (name[i] - '0');
+  }
+  return v;
+}
+
 Status AddNodesAndLinks(const fabric_emu::ExplicitGraph& in, const Where& where, Graph& graph) {
   const int num_nodes = in.node_size();
   std::unordered_map<std::string, int> index_of;
@@ -39,6 +51,16 @@ Status AddNodesAndLinks(const fabric_emu::ExplicitGraph& in, const Where& where,
     if (!fresh) {
       return FieldError(at + ".name", Quoted(n.name()) + " is already node[" +
                                           std::to_string(it->second) + "]'s name");
+    }
+    // Commands and outputs take "h3" as host 3, the fourth host listed: a node named so must be
+    // that host, or `--pair h0,h1` and links.csv would mean other hosts than they say.
+    if (const std::optional<int64_t> h = HostNumberIn(n.name()); h && !(n.host() && *h == hosts)) {
+      return FieldError(at + ".name",
+                        Quoted(n.name()) + " reads as host " + std::to_string(*h) + ", but this " +
+                            (n.host() ? "is host " + std::to_string(hosts) +
+                                            " (hosts are numbered in the order listed)"
+                                      : std::string("node is a switch")) +
+                            "; name it otherwise");
     }
     if (n.host()) {
       ++hosts;

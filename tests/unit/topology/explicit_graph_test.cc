@@ -87,6 +87,25 @@ TEST(ExplicitGraphTest, RefusesBadGraphsWithTheFieldPath) {
             "graph.node[6]: host \"e\" can reach no other host");
 }
 
+// "h<N>" is how commands and outputs name host N, the (N+1)-th host listed: a node may bear such a
+// name only if it is that host.
+TEST(ExplicitGraphTest, ANameOfTheFormHNIsHostNOrRefused) {
+  const std::string two_hosts = R"(
+    node { name: "h1" host: true } node { name: "h0" host: true } node { name: "s" }
+    link { a: "h0" b: "s" link_class: "c" } link { a: "h1" b: "s" link_class: "c" })";
+  EXPECT_EQ(ErrorOf(std::string(kClass) + "graph {" + two_hosts + "}"),
+            "graph.node[0].name: \"h1\" reads as host 1, but this is host 0 (hosts are numbered "
+            "in the order listed); name it otherwise");
+  EXPECT_EQ(ErrorOf(With("node { name: \"h9\" }")),
+            "graph.node[6].name: \"h9\" reads as host 9, but this node is a switch; name it "
+            "otherwise");
+  StatusOr<Graph> g = BuildText(std::string(kClass) + R"(graph {
+    node { name: "h0" host: true } node { name: "h1" host: true } node { name: "h01x" }
+    link { a: "h0" b: "h01x" link_class: "c" } link { a: "h1" b: "h01x" link_class: "c" } })");
+  ASSERT_TRUE(g.ok()) << g.status().message();
+  EXPECT_EQ(g->HostIndex(*g->FindNode("h1")), 1);
+}
+
 // 16,385 switch pairs of 1,024 parallel links each: within every switch's ports, but past the
 // 2^24 links a fabric may have; refused before any link is made.
 TEST(ExplicitGraphTest, RefusesMoreLinksThanAFabricMayHave) {
