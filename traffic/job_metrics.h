@@ -16,7 +16,7 @@ namespace fe {
 struct IterationTiming {
   uint32_t index = 0;  // within the job
   // Iteration k starts when iteration k - 1 ends (the first, at the job's start) and ends when
-  // the last of its messages is delivered.
+  // the last of its messages is delivered. Infinite: it never started, or did not end.
   Time start;
   Time end;
   Time compute;  // Iteration::compute: the compute-only span of the iteration

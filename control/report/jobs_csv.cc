@@ -20,8 +20,14 @@ std::string JobsCsv(const Workload& w, std::span<const JobTiming> jobs) {
   for (const JobTiming& job : jobs) {
     const std::string name = CsvField(w.jobs[job.job].name);
     for (const IterationTiming& t : job.iterations) {
-      std::snprintf(line, sizeof(line), ",%u,%.3f,", t.index, Ns(t.start));
-      out << name << line;
+      out << name << ',' << t.index << ',';
+      // An iteration after one that did not end never started: no start, rather than the
+      // sentinel printed as a time.
+      if (t.start != Time::Infinite()) {
+        std::snprintf(line, sizeof(line), "%.3f", Ns(t.start));
+        out << line;
+      }
+      out << ',';
       if (t.completed) {
         std::snprintf(line, sizeof(line), "%.3f,%.3f,%.3f,%.6f,", Ns(t.end), Ns(t.time()),
                       Ns(t.compute), t.communication_share());

@@ -11,7 +11,8 @@
 namespace fe::control {
 
 // Header job,iteration,start_ns,end_ns,time_ns,compute_ns,communication_share,checkpoint; an
-// iteration the run did not complete has end_ns, time_ns and communication_share empty.
+// iteration the run did not complete has end_ns, time_ns and communication_share empty, and one
+// that never started (the iteration before it did not end) start_ns empty too.
 std::string JobsCsv(const Workload& w, std::span<const JobTiming> jobs);
 
 // What a run writes of its training jobs: out_dir/jobs.csv, only when the workload has

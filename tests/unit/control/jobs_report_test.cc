@@ -58,5 +58,21 @@ TEST(JobsReportTest, AnIncompleteIterationHasNoEndTimeOrShare) {
             "\"communication_share\":0.25}}]");
 }
 
+// A run stopped in the first iteration: the second never started, so it has no start either
+// (not the never-time printed as a number).
+TEST(JobsReportTest, AnIterationThatNeverStartedHasNoStart) {
+  Workload w;
+  w.jobs.push_back(Job{"train", "training"});
+  JobTiming job = Timing(false);
+  job.iterations[0].end = Time::Infinite();
+  job.iterations[0].completed = false;
+  job.iterations[1].start = Time::Infinite();
+  const JobTiming jobs[] = {job};
+  EXPECT_EQ(JobsCsv(w, jobs),
+            "job,iteration,start_ns,end_ns,time_ns,compute_ns,communication_share,checkpoint\n"
+            "train,0,1000.000,,,750.000,,false\n"
+            "train,1,,,,1500.000,,true\n");
+}
+
 }  // namespace
 }  // namespace fe::control
