@@ -50,33 +50,47 @@ StatusOr<Columns> ColumnsOf(const CsvReader& csv, std::initializer_list<const ch
   return c;
 }
 
-// Bars from a CSV with start_ns and end_ns (empty: not finished) columns, one row per `row_of`.
-Status AddBars(const ReportInput& in, const std::string& file,
-               std::initializer_list<const char*> columns,
-               const std::function<std::string(const CsvReader&, const Columns&)>& row_of,
-               const std::function<std::string(const CsvReader&, const Columns&)>& tooltip_of,
-               svg::Timeline* t) {
+// Bars from a CSV with start_ns (empty: not started) and end_ns (empty: not finished) columns,
+// one row per `row_of`. Returns how many records had no start: a stopped run leaves those
+// without a bar, and the page says how many.
+StatusOr<size_t> AddBars(
+    const ReportInput& in, const std::string& file, std::initializer_list<const char*> columns,
+    const std::function<std::string(const CsvReader&, const Columns&)>& row_of,
+    const std::function<std::string(const CsvReader&, const Columns&)>& tooltip_of,
+    svg::Timeline* t) {
   StatusOr<CsvReader> csv = CsvReader::Open(in.Path(file));
   if (!csv.ok()) return csv.status();
   StatusOr<Columns> cols = ColumnsOf(*csv, columns);
   if (!cols.ok()) return cols.status();
+  size_t not_started = 0;
   while (true) {
     StatusOr<bool> next = csv->Next();
     if (!next.ok()) return next.status();
     if (!*next) break;
-    StatusOr<double> start = csv->Number((*cols)["start_ns"]);
+    StatusOr<std::optional<double>> start = csv->OptionalNumber((*cols)["start_ns"]);
     if (!start.ok()) return start.status();
     StatusOr<std::optional<double>> end = csv->OptionalNumber((*cols)["end_ns"]);
     if (!end.ok()) return end.status();
+    if (!start->has_value()) {
+      if (end->has_value()) return csv->Error("column 'end_ns' has a value but 'start_ns' none");
+      ++not_started;
+      continue;
+    }
+    const double start_ns = **start;
     const size_t row = RowOf(t, row_of(*csv, *cols));
     t->bars.push_back({.row = row,
-                       .start = *start,
-                       .end = end->value_or(std::max(RunEndNs(in), *start)),
+                       .start = start_ns,
+                       .end = end->value_or(std::max(RunEndNs(in), start_ns)),
                        .tooltip = tooltip_of(*csv, *cols) + (*end ? "" : " (not finished)"),
                        .color = svg::PaletteColor(row),
                        .partial = !end->has_value()});
   }
-  return Status::Ok();
+  return not_started;
+}
+
+// "3 iterations (jobs.csv)": what a count of records without a start is of.
+std::string NotStarted(size_t count, const char* what, const char* file) {
+  return std::to_string(count) + " " + what + (count == 1 ? "" : "s") + " (" + file + ")";
 }
 
 }  // namespace
@@ -181,8 +195,9 @@ StatusOr<Section> WorkloadSection(const ReportInput& in) {
   }
   const bool has_jobs_csv = in.Has("jobs.csv");
   const bool has_collectives = in.Has("collectives.csv");
+  std::vector<std::string> not_started;
   if (has_jobs_csv) {
-    Status s = AddBars(
+    StatusOr<size_t> s = AddBars(
         in, "jobs.csv", {"job", "iteration", "start_ns", "end_ns"},
         [](const CsvReader& c, const Columns& k) { return c.Text(k["job"]) + " iterations"; },
         [](const CsvReader& c, const Columns& k) {
@@ -190,10 +205,11 @@ StatusOr<Section> WorkloadSection(const ReportInput& in) {
                  c.Text(k["start_ns"]) + " - " + c.Text(k["end_ns"]) + " ns";
         },
         &t);
-    if (!s.ok()) return s;
+    if (!s.ok()) return s.status();
+    if (*s > 0) not_started.push_back(NotStarted(*s, "iteration", "jobs.csv"));
   }
   if (has_collectives) {
-    Status s = AddBars(
+    StatusOr<size_t> s = AddBars(
         in, "collectives.csv",
         {"job", "op", "algorithm", "bytes", "start_ns", "end_ns", "busbw_gbps"},
         [](const CsvReader& c, const Columns& k) {
@@ -205,9 +221,15 @@ StatusOr<Section> WorkloadSection(const ReportInput& in) {
                  c.Text(k["end_ns"]) + " ns, busbw " + c.Text(k["busbw_gbps"]) + " Gb/s";
         },
         &t);
-    if (!s.ok()) return s;
+    if (!s.ok()) return s.status();
+    if (*s > 0) not_started.push_back(NotStarted(*s, "collective operation", "collectives.csv"));
   }
   if (!t.bars.empty()) body += Figure(svg::RenderTimeline(t));
+  if (!not_started.empty()) {
+    std::string list = not_started[0];
+    if (not_started.size() > 1) list += " and " + not_started[1];
+    body += Paragraph("Not started when the run ended, so not drawn: " + list + ".");
+  }
   if (!has_jobs_csv && !has_collectives) {
     body += Absent(
         "No training iterations or collective operations in this run: a "
