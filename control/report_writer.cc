@@ -13,6 +13,7 @@
 #include "control/report/load_balancing_report.h"
 #include "control/report/summary_jobs.h"
 #include "control/report/switch_queues_json.h"
+#include "control/report/workload_lines.h"
 #include "dataplane/drop_reason.h"
 #include "traffic/csv_field.h"
 #include "traffic/job_metrics.h"
@@ -277,22 +278,10 @@ std::string HumanSummary(const fabric_emu::Scenario& scenario, uint64_t seed,
   // A person at a terminal wants the figures of the workload they ran, not only of its messages.
   const std::vector<MessageOutcome> outcomes = OutcomesOf(e.fabric->messages());
   for (const JobTiming& j : JobTimings(e.workload, outcomes)) {
-    std::snprintf(buf, sizeof(buf),
-                  "  job       %s: %u of %zu iterations, time p50 %.3f us, p99 %.3f us; "
-                  "communication %.1f%%\n",
-                  e.workload.jobs[j.job].name.c_str(), j.completed, j.iterations.size(),
-                  Ns(j.p50) / 1000, Ns(j.p99) / 1000, 100 * j.communication_share);
-    s += buf;
+    s += JobLine(e.workload.jobs[j.job].name, j);
   }
   for (const KvJobSummary& k : SummarizeKv(KvRequestRecords(e.workload, outcomes))) {
-    std::snprintf(buf, sizeof(buf),
-                  "  kv        %s: %llu of %llu requests, transfer p50 %.3f us, p99 %.3f us; "
-                  "%llu of %llu KV bytes reused\n",
-                  e.workload.jobs[k.job].name.c_str(), static_cast<unsigned long long>(k.completed),
-                  static_cast<unsigned long long>(k.requests), Ns(k.transfer.p50) / 1000,
-                  Ns(k.transfer.p99) / 1000, static_cast<unsigned long long>(k.reused_bytes),
-                  static_cast<unsigned long long>(k.kv_bytes));
-    s += buf;
+    s += KvLine(e.workload.jobs[k.job].name, k);
   }
   if (!run.stop_reason.empty()) {
     const MessageCounts counts = CountMessages(e.fabric->messages());

@@ -60,12 +60,12 @@ std::vector<JobTiming> JobTimings(const Workload& w, std::span<const MessageOutc
     job.completed = static_cast<uint32_t>(times.size());
     if (times.empty()) continue;
     std::sort(times.begin(), times.end());
-    job.p50 = NearestRankPercentile<Time>(times, 50);
-    job.p99 = NearestRankPercentile<Time>(times, 99);
-    job.max = times.back();
-    job.communication_share =
-        total > Time::Zero() ? static_cast<double>(exposed.ps()) / static_cast<double>(total.ps())
-                             : 0;
+    job.time = IterationTimeQuantiles{.p50 = NearestRankPercentile<Time>(times, 50),
+                                      .p99 = NearestRankPercentile<Time>(times, 99),
+                                      .max = times.back()};
+    if (total > Time::Zero()) {
+      job.communication_share = static_cast<double>(exposed.ps()) / static_cast<double>(total.ps());
+    }
   }
   return jobs;
 }

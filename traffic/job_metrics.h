@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -29,14 +30,19 @@ struct IterationTiming {
   double communication_share() const;
 };
 
+struct IterationTimeQuantiles {
+  Time p50, p99, max;  // nearest rank
+};
+
 struct JobTiming {
   uint32_t job = 0;  // index in Workload::jobs
   std::vector<IterationTiming> iterations;
-  // Over the completed iterations (zero when none): iteration time by nearest rank, and the
-  // exposed communication of all of them over their total time.
   uint32_t completed = 0;
-  Time p50, p99, max;
-  double communication_share = 0;
+  // Over the completed iterations: their times, and the exposed communication of all of them
+  // over their total time. None when no iteration completed (or, for the share, they took no
+  // time): a figure of nothing, where 0 would read as the fastest possible.
+  std::optional<IterationTimeQuantiles> time;
+  std::optional<double> communication_share;
 };
 
 // One entry per job that has iterations, in job order. outcomes is by message id.

@@ -9,12 +9,12 @@ namespace fe {
 namespace {
 
 template <typename T>
-KvQuantiles<T> Quantiles(std::vector<T> values) {
-  if (values.empty()) return {};
+std::optional<KvQuantiles<T>> Quantiles(std::vector<T> values) {
+  if (values.empty()) return std::nullopt;
   std::sort(values.begin(), values.end());
   const std::span<const T> sorted(values);
-  return {NearestRankQuantile(sorted, 50, 100), NearestRankQuantile(sorted, 99, 100),
-          NearestRankQuantile(sorted, 999, 1000), sorted.back()};
+  return KvQuantiles<T>{NearestRankQuantile(sorted, 50, 100), NearestRankQuantile(sorted, 99, 100),
+                        NearestRankQuantile(sorted, 999, 1000), sorted.back()};
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -56,9 +57,11 @@ struct KvJobSummary {
   uint64_t kv_bytes = 0;   // the three byte counts are over all requests
   uint64_t reused_bytes = 0;
   uint64_t sent_bytes = 0;
-  KvQuantiles<Time> transfer;
-  KvQuantiles<Time> total;  // arrival to kv_ready
-  KvQuantiles<double> queueing_share;
+  // None when no request completed: a percentile of nothing is no figure, where 0 would read as
+  // an instant transfer.
+  std::optional<KvQuantiles<Time>> transfer;
+  std::optional<KvQuantiles<Time>> total;  // arrival to kv_ready
+  std::optional<KvQuantiles<double>> queueing_share;
 };
 
 // One summary per job that has requests, in job order.

@@ -13,8 +13,17 @@ using Json = nlohmann::ordered_json;
 
 double Ns(Time t) { return static_cast<double>(t.ps()) / 1000.0; }
 
-Json TimesJson(const KvQuantiles<Time>& q) {
-  return Json{{"p50", Ns(q.p50)}, {"p99", Ns(q.p99)}, {"p999", Ns(q.p999)}, {"max", Ns(q.max)}};
+double Share(double share) { return share; }
+
+// Percentiles of no completed request are null, as summary.json's fct_ns of no flow: 0 would
+// read as an instant transfer to a gate on p99.
+template <typename T>
+Json QuantilesJson(const std::optional<KvQuantiles<T>>& q, double (*number)(T)) {
+  if (!q) return Json{{"p50", nullptr}, {"p99", nullptr}, {"p999", nullptr}, {"max", nullptr}};
+  return Json{{"p50", number(q->p50)},
+              {"p99", number(q->p99)},
+              {"p999", number(q->p999)},
+              {"max", number(q->max)}};
 }
 
 }  // namespace
@@ -55,12 +64,9 @@ Json KvSummaryJson(const Workload& w, std::span<const MessageOutcome> outcomes) 
                         {"kv_bytes", s.kv_bytes},
                         {"reused_bytes", s.reused_bytes},
                         {"sent_bytes", s.sent_bytes},
-                        {"transfer_ns", TimesJson(s.transfer)},
-                        {"kv_ready_ns", TimesJson(s.total)},
-                        {"queueing_share", Json{{"p50", s.queueing_share.p50},
-                                                {"p99", s.queueing_share.p99},
-                                                {"p999", s.queueing_share.p999},
-                                                {"max", s.queueing_share.max}}}});
+                        {"transfer_ns", QuantilesJson(s.transfer, Ns)},
+                        {"kv_ready_ns", QuantilesJson(s.total, Ns)},
+                        {"queueing_share", QuantilesJson(s.queueing_share, Share)}});
   }
   return jobs;
 }

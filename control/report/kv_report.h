@@ -19,8 +19,8 @@ namespace fe::control {
 std::string KvCsv(const Workload& w, std::span<const MessageOutcome> outcomes);
 
 // Per job with requests: request and byte counts, and p50/p99/p999/max of transfer_ns,
-// kv_ready_ns (arrival to KV cache on the decode side) and queueing_share. Empty when the
-// workload has no request.
+// kv_ready_ns (arrival to KV cache on the decode side) and queueing_share over the completed
+// requests, each null when none completed. Empty when the workload has no request.
 nlohmann::ordered_json KvSummaryJson(const Workload& w, std::span<const MessageOutcome> outcomes);
 
 }  // namespace fe::control

@@ -58,8 +58,11 @@ StatusOr<std::vector<HeadlineValue>> ReadHeadline(const std::string& summary_jso
     for (const Json& job : j.at("jobs")) {
       if (!job.contains("iterations")) continue;
       const std::string prefix = "job." + job.at("name").get<std::string>() + ".iteration_";
-      out.push_back(Figure(prefix + "p50_ns", Number(job, "/iterations/time_ns/p50")));
-      out.push_back(Figure(prefix + "p99_ns", Number(job, "/iterations/time_ns/p99")));
+      // Null when no iteration completed: an empty cell, as for FCT.
+      for (const char* q : {"p50", "p99"}) {
+        const Json& v = Number(job, (std::string("/iterations/time_ns/") + q).c_str());
+        if (!v.is_null()) out.push_back(Figure(prefix + q + "_ns", v));
+      }
     }
     return out;
   } catch (const Json::exception& e) {

@@ -27,7 +27,7 @@ JobTiming Timing(bool second_completed) {
   b.completed = second_completed;
   job.iterations = {a, b};
   job.completed = 1;
-  job.p50 = job.p99 = job.max = Time::FromNs(1000);
+  job.time = IterationTimeQuantiles{Time::FromNs(1000), Time::FromNs(1000), Time::FromNs(1000)};
   job.communication_share = 0.25;
   return job;
 }
@@ -59,19 +59,28 @@ TEST(JobsReportTest, AnIncompleteIterationHasNoEndTimeOrShare) {
 }
 
 // A run stopped in the first iteration: the second never started, so it has no start either
-// (not the never-time printed as a number).
-TEST(JobsReportTest, AnIterationThatNeverStartedHasNoStart) {
+// (not the never-time printed as a number), and the job has no iteration time or share.
+TEST(JobsReportTest, AnIterationThatNeverStartedHasNoStartAndTheJobNoFigures) {
   Workload w;
   w.jobs.push_back(Job{"train", "training"});
   JobTiming job = Timing(false);
   job.iterations[0].end = Time::Infinite();
   job.iterations[0].completed = false;
   job.iterations[1].start = Time::Infinite();
+  job.completed = 0;
+  job.time.reset();
+  job.communication_share.reset();
   const JobTiming jobs[] = {job};
   EXPECT_EQ(JobsCsv(w, jobs),
             "job,iteration,start_ns,end_ns,time_ns,compute_ns,communication_share,checkpoint\n"
             "train,0,1000.000,,,750.000,,false\n"
             "train,1,,,,1500.000,,true\n");
+  nlohmann::ordered_json summary_jobs = {{{"name", "train"}}};
+  AddIterationTimes(jobs, &summary_jobs);
+  EXPECT_EQ(summary_jobs.dump(),
+            "[{\"name\":\"train\",\"iterations\":{\"count\":2,\"completed\":0,"
+            "\"time_ns\":{\"p50\":null,\"p99\":null,\"max\":null},"
+            "\"communication_share\":null}}]");
 }
 
 }  // namespace

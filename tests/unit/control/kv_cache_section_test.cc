@@ -236,5 +236,28 @@ TEST(KvCacheSectionTest, KvCsvHasOneRowPerRequestAndIsDeterministic) {
   EXPECT_EQ(j[0]["transfer_ns"]["p999"], 1000.0);
 }
 
+// One request whose only message the run stopped before delivering: no transfer time, no KV
+// cache time and no share to give, so every percentile is null rather than a perfect 0.
+TEST(KvCacheSectionTest, ARequestNotDeliveredLeavesThePercentilesNull) {
+  Workload w;
+  w.jobs.push_back(Job{"serve", "kv_cache", 26});
+  KvRequest q;
+  q.decode_host = 1;
+  q.prefill_done = Time::FromUs(10);
+  q.kv_bytes = 2000;
+  w.requests.push_back(q);
+  w.Add(Flow{.src_host = 0, .dst_host = 1, .size_bytes = 2000, .start = q.prefill_done}, {},
+        Time::Zero(), 0, kNoIndex, kNoIndex, 0);
+  const std::vector<MessageOutcome> outcomes(1);  // not started, not delivered
+  const std::string csv = KvCsv(w, outcomes);
+  EXPECT_EQ(csv.substr(csv.find('\n') + 1),
+            "0,serve,0,1,0,2000,0,2000,1,0.000,0.000,10000.000,,0.000,10000.000,,\n");
+  const std::string none = R"({"p50":null,"p99":null,"p999":null,"max":null})";
+  EXPECT_EQ(KvSummaryJson(w, outcomes).dump(),
+            R"([{"job":"serve","requests":1,"requests_completed":0,"kv_bytes":2000,)"
+            R"("reused_bytes":0,"sent_bytes":2000,"transfer_ns":)" +
+                none + R"(,"kv_ready_ns":)" + none + R"(,"queueing_share":)" + none + "}]");
+}
+
 }  // namespace
 }  // namespace fe::control

@@ -60,6 +60,39 @@ TEST(SweepCsvTest, HeadlineTakesSummaryFiguresAndSumsTheQueues) {
   EXPECT_EQ(h->size(), 17u);  // 15 fixed columns and the training job's two; none for "perm"
 }
 
+// A point stopped before any iteration completed: summary.json's iteration times are null, so
+// the point has no figure for them and its sweep.csv cells stay empty, as for FCT.
+TEST(SweepCsvTest, NullIterationTimesGiveNoFigure) {
+  std::string summary = kSummary;
+  const std::string times = R"("time_ns": {"p50": 100.5, "p99": 200.0, "max": 200.0})";
+  summary.replace(summary.find(times), times.size(),
+                  R"("time_ns": {"p50": null, "p99": null, "max": null})");
+  StatusOr<std::vector<HeadlineValue>> h = ReadHeadline(summary);
+  ASSERT_TRUE(h.ok()) << h.status().message();
+  EXPECT_EQ(Get(*h, "job.train.iteration_p50_ns"), "<missing job.train.iteration_p50_ns>");
+  EXPECT_EQ(Get(*h, "job.train.iteration_p99_ns"), "<missing job.train.iteration_p99_ns>");
+  EXPECT_EQ(h->size(), 15u);
+
+  StatusOr<std::vector<HeadlineValue>> full = ReadHeadline(kSummary);
+  ASSERT_TRUE(full.ok());
+  SweepPoint a;
+  a.name = "point-000";
+  SweepPoint b = a;
+  b.index = 1;
+  b.name = "point-001";
+  std::vector<PointRecord> records(2);
+  records[0].point = &a;
+  records[0].status = PointStatus::kOk;
+  records[0].headline = *full;
+  records[1].point = &b;
+  records[1].status = PointStatus::kOk;
+  records[1].headline = *h;
+  const std::string csv = SweepCsv({}, records);
+  // The second row's last two figures, the iteration times, are empty.
+  const std::string second = csv.substr(csv.rfind('\n', csv.size() - 2) + 1);
+  EXPECT_TRUE(second.ends_with(",9000,,,point-001,ok\n")) << csv;
+}
+
 TEST(SweepCsvTest, AnythingElseIsRefusedWithAReason) {
   for (const char* bad : {"", "{", "[]", R"({"flows_completed": "many"})"}) {
     const StatusOr<std::vector<HeadlineValue>> h = ReadHeadline(bad);

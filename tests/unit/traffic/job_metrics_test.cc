@@ -80,8 +80,9 @@ TEST(JobMetricsTest, WithoutOverlapAnIterationIsComputeThenTheAllReduce) {
                      static_cast<double>(ring.ps()) / static_cast<double>(t.time().ps()));
   }
   EXPECT_EQ(jobs[0].completed, 3u);
-  EXPECT_EQ(jobs[0].p50, Time::FromUs(50) + kForward + kBackward + ring);  // rank 2 of 3
-  EXPECT_EQ(jobs[0].p99, jobs[0].p50);
+  ASSERT_TRUE(jobs[0].time.has_value());
+  EXPECT_EQ(jobs[0].time->p50, Time::FromUs(50) + kForward + kBackward + ring);  // rank 2 of 3
+  EXPECT_EQ(jobs[0].time->p99, jobs[0].time->p50);
 }
 
 TEST(JobMetricsTest, OverlapShortensTheIterationButNotBelowEitherPart) {
@@ -111,7 +112,29 @@ TEST(JobMetricsTest, AnUndeliveredMessageLeavesItsIterationAndTheRestIncomplete)
   EXPECT_FALSE(job.iterations[1].completed);
   EXPECT_FALSE(job.iterations[2].completed);
   EXPECT_EQ(job.completed, 1u);
-  EXPECT_EQ(job.p50, job.iterations[0].time());
+  ASSERT_TRUE(job.time.has_value());
+  EXPECT_EQ(job.time->p50, job.iterations[0].time());
+}
+
+// A run stopped during the first iteration's AllReduce: that iteration started at the job's
+// start and did not end, the two after it never started, and there is no iteration time or
+// communication share to give.
+TEST(JobMetricsTest, ARunStoppedInTheFirstIterationHasNoFigures) {
+  const Workload w = Build(DataParallel(4, 1, 2 * kMiB, false));
+  std::vector<MessageOutcome> out = Uncontended(w);
+  for (MessageOutcome& o : out) {
+    o.delivered = o.completed = Time::Infinite();
+    if (o.started > kForward + kBackward + Time::FromUs(10)) o.started = Time::Infinite();
+  }
+  const JobTiming job = JobTimings(w, out)[0];
+  ASSERT_EQ(job.iterations.size(), 3u);
+  EXPECT_EQ(job.iterations[0].start, Time::FromUs(10));
+  EXPECT_EQ(job.iterations[0].end, Time::Infinite());
+  EXPECT_EQ(job.iterations[1].start, Time::Infinite());
+  EXPECT_EQ(job.iterations[2].start, Time::Infinite());
+  EXPECT_EQ(job.completed, 0u);
+  EXPECT_FALSE(job.time.has_value());
+  EXPECT_FALSE(job.communication_share.has_value());
 }
 
 }  // namespace

@@ -57,13 +57,14 @@ TEST(KvMetricsTest, PercentilesAreNearestRank) {
   EXPECT_EQ(s[0].kv_bytes, 3'000'000u);
   EXPECT_EQ(s[0].reused_bytes, 1'000'000u);
   EXPECT_EQ(s[0].sent_bytes, 2'000'000u);
-  EXPECT_EQ(s[0].transfer.p50, Time::FromUs(500));
-  EXPECT_EQ(s[0].transfer.p99, Time::FromUs(990));
-  EXPECT_EQ(s[0].transfer.p999, Time::FromUs(999));
-  EXPECT_EQ(s[0].transfer.max, Time::FromUs(1000));
+  ASSERT_TRUE(s[0].transfer && s[0].total && s[0].queueing_share);
+  EXPECT_EQ(s[0].transfer->p50, Time::FromUs(500));
+  EXPECT_EQ(s[0].transfer->p99, Time::FromUs(990));
+  EXPECT_EQ(s[0].transfer->p999, Time::FromUs(999));
+  EXPECT_EQ(s[0].transfer->max, Time::FromUs(1000));
   // total = 2r + 11 us; the share r / (2r + 11) rises with r.
-  EXPECT_EQ(s[0].total.p50, Time::FromUs(2 * 499 + 11));
-  EXPECT_DOUBLE_EQ(s[0].queueing_share.p999, 998.0 / (2 * 998 + 11));
+  EXPECT_EQ(s[0].total->p50, Time::FromUs(2 * 499 + 11));
+  EXPECT_DOUBLE_EQ(s[0].queueing_share->p999, 998.0 / (2 * 998 + 11));
 }
 
 TEST(KvMetricsTest, AnUndeliveredMessageLeavesItsRequestOutOfTheStatistics) {
@@ -74,8 +75,22 @@ TEST(KvMetricsTest, AnUndeliveredMessageLeavesItsRequestOutOfTheStatistics) {
   EXPECT_FALSE(records[999].completed());
   const std::vector<KvJobSummary> s = SummarizeKv(records);
   EXPECT_EQ(s[0].completed, 999u);
-  EXPECT_EQ(s[0].transfer.max, Time::FromUs(999));
+  ASSERT_TRUE(s[0].transfer.has_value());
+  EXPECT_EQ(s[0].transfer->max, Time::FromUs(999));
   EXPECT_EQ(s[0].sent_bytes, 2'000'000u);  // bytes count every request
+}
+
+TEST(KvMetricsTest, NoCompletedRequestGivesNoPercentiles) {
+  std::vector<MessageOutcome> outcomes;
+  const Workload w = ThousandRequests(&outcomes);
+  for (MessageOutcome& o : outcomes) o.delivered = o.completed = Time::Infinite();
+  const std::vector<KvJobSummary> s = SummarizeKv(KvRequestRecords(w, outcomes));
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].requests, 1000u);
+  EXPECT_EQ(s[0].completed, 0u);
+  EXPECT_FALSE(s[0].transfer.has_value());
+  EXPECT_FALSE(s[0].total.has_value());
+  EXPECT_FALSE(s[0].queueing_share.has_value());
 }
 
 TEST(KvMetricsTest, ARequestThatSentNothingHasItsCacheWhenPrefillEnds) {
