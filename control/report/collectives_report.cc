@@ -109,9 +109,13 @@ std::string CollectivesTable(const Workload& w, std::span<const CollectiveMeasur
       busbw_sum += busbw;
       ++measured;
     }
-    std::snprintf(line, sizeof(line), "# Avg bus bandwidth    : %g\n#\n",
-                  measured > 0 ? busbw_sum / measured : 0.0);
-    out += line;
+    // An average of no size is none: 0 would pass for a measured, if dismal, bandwidth.
+    if (measured > 0) {
+      std::snprintf(line, sizeof(line), "# Avg bus bandwidth    : %g\n#\n", busbw_sum / measured);
+      out += line;
+    } else {
+      out += "# Avg bus bandwidth    : none\n#\n";
+    }
   }
   return out;
 }

@@ -66,5 +66,21 @@ TEST(CollectivesReportTest, TableFollowsNcclTests) {
   EXPECT_NE(table.find("# Avg bus bandwidth    : 60\n"), std::string::npos) << table;
 }
 
+// A run stopped before any operation started: no start, no end, and no average bandwidth (0
+// would pass for a measurement).
+TEST(CollectivesReportTest, NothingStartedHasNoStartAndNoAverage) {
+  Fixture f = Make();
+  for (MessageOutcome& o : f.outcomes) o = MessageOutcome{};
+  const std::vector<CollectiveMeasure> m = MeasureCollectives(f.w, f.outcomes);
+  EXPECT_EQ(CollectivesCsv(f.w, m),
+            "job,op,algorithm,bytes,ranks,channels,start_ns,end_ns,time_us,algbw_gbps,busbw_gbps\n"
+            "dp,all_reduce,ring,8000000,4,1,,,,,\n"
+            "dp,all_reduce,ring,8000000,4,1,,,,,\n"
+            "dp,all_reduce,ring,8000000,4,1,,,,,\n");
+  const std::string table = CollectivesTable(f.w, m);
+  EXPECT_NE(table.find("      -1  not completed\n"), std::string::npos) << table;
+  EXPECT_NE(table.find("# Avg bus bandwidth    : none\n"), std::string::npos) << table;
+}
+
 }  // namespace
 }  // namespace fe::control
