@@ -3,9 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cli_parse.h"
+#include "control/api/api_token.h"
+#include "control/report/output_dir.h"
 
 namespace fe::control {
 namespace {
@@ -197,6 +200,16 @@ TEST(CliArgsTest, HelpDocumentsEveryOptionAndTheExitCodes) {
           << text;
     }
   }
+}
+
+// run --help lists every file a run may write, so no output is a surprise: the names the output
+// directory is cleared of, and the API's token.
+TEST(CliArgsTest, RunHelpListsEveryOutput) {
+  const std::string text = HelpText(Command::kRun);
+  for (const std::string_view name : kRunOutputNames) {
+    EXPECT_TRUE(Contains(text, "DIR/" + std::string(name))) << name << " missing from:\n" << text;
+  }
+  EXPECT_TRUE(Contains(text, "DIR/" + std::string(api::kTokenFileName))) << text;
 }
 
 }  // namespace
