@@ -113,6 +113,11 @@ int RunServe(const fabric_emu::Scenario& given, const ServeOptions& options) {
     log << "serve: " << why << "\n";
     return 1;
   };
+  // What the user can fix before anything starts: refused as a software run refuses it.
+  auto refuse = [&log](const std::string& why) {
+    log << "serve: " << why << "\n";
+    return 2;
+  };
 
   // Before the EAL starts its threads, so they inherit the blocked mask.
   StopSignals stop;
@@ -121,6 +126,20 @@ int RunServe(const fabric_emu::Scenario& given, const ServeOptions& options) {
   StatusOr<std::vector<std::string>> merged = ServeEalArgs(scenario);
   if (!merged.ok()) return fail("realtime.eal_args: " + merged.status().message());
   const std::vector<std::string> eal_args = std::move(merged).value();
+
+  // The output directory and the API before the EAL: a directory it cannot use, a port in use or
+  // a token file others may read is refused before any device is touched, and the API's threads
+  // keep the process's CPUs rather than the lcore the EAL pins this thread to.
+  const std::string capture_file = scenario.has_capture() ? scenario.capture().file() : "";
+  if (Status s = PrepareOutputDir(options.out_dir, capture_file, options.inputs); !s.ok()) {
+    return refuse(s.message());
+  }
+  StatusOr<std::unique_ptr<api::ApiSession>> api = std::unique_ptr<api::ApiSession>();
+  if (options.api.listen) {
+    api = api::ApiSession::Start(options.api, "realtime", options.out_dir, log);
+  }
+  if (!api.ok()) return refuse(api.status().message());
+
   log << "serve: EAL arguments: " << Join(eal_args) << "\n";
   dp::EalOptions eal;
   eal.raw_args = eal_args;
@@ -194,19 +213,12 @@ int RunServe(const fabric_emu::Scenario& given, const ServeOptions& options) {
   log << ServeBanner(scenario.name(), e.graph, e.routes, places);
 
   // Capture writes from the fabric's lcore: a user who asks for it accepts its cost in lateness.
-  const std::string capture_file = scenario.has_capture() ? scenario.capture().file() : "";
-  if (Status s = PrepareOutputDir(options.out_dir, capture_file, options.inputs); !s.ok())
-    return fail(s.message());
   std::vector<dp::ExternalHost*> real_host_ptrs;
   for (const auto& h : attached.hosts) real_host_ptrs.push_back(h.get());
   StatusOr<std::unique_ptr<dp::PcapngWriter>> capture =
       AttachCapture(scenario, options.out_dir, &e, real_host_ptrs);
   if (!capture.ok()) return fail(capture.status().message());
 
-  StatusOr<std::unique_ptr<api::ApiSession>> api = std::unique_ptr<api::ApiSession>();
-  if (options.api.listen)
-    api = api::ApiSession::Start(options.api, "realtime", options.out_dir, log);
-  if (!api.ok()) return fail(api.status().message());
   if (*api != nullptr) {
     StatusOr<std::unique_ptr<RateSampler>> rates = NewRateSampler(scenario, &e, Time::FromNs(1));
     if (!rates.ok()) return fail(rates.status().message());

@@ -23,8 +23,9 @@ struct ServeOptions {
 
 // Runs the scenario, already validated (with the command line's overrides applied). Blocks
 // SIGINT and SIGTERM for the whole process while it runs (they stop the loop instead) and must be
-// the first to start the EAL. Returns the process exit status: 0, or 1 when the run failed (the
-// reason is on `log`).
+// the first to start the EAL. Returns the process exit status: 0; 2 when the output directory
+// or the API cannot be set up, checked before the EAL starts; 1 when the run failed (the reason
+// is on `log`).
 int RunServe(const fabric_emu::Scenario& scenario, const ServeOptions& options);
 
 }  // namespace fe::control

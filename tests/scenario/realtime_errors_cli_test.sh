@@ -6,7 +6,8 @@
 #   reserve them or run without (skipped where hugepages are reserved);
 # - an lcore the machine lacks: the EAL's refusal, with no word of hugepages;
 # - --eal arguments serve refuses: exit 2 naming --eal, before the EAL starts;
-# - an interface that is down: a warning (needs CAP_NET_ADMIN to make one; skipped without).
+# - an interface that is down: a warning (needs CAP_NET_ADMIN to make one; skipped without);
+# - an API it cannot start (a token file others may read): exit 2 before the EAL starts.
 #   realtime_errors_cli_test.sh FABRIC_EMU SOURCE_ROOT
 source "$(dirname "$0")/cli_lib.sh"
 
@@ -96,4 +97,14 @@ SCN
 else
   echo "cannot create a veth here: the down-interface warning is not checked"
 fi
+# An API token file others may read is refused before the EAL starts or a device is opened.
+printf 'secret-token-of-the-test\n' >"$work/token"
+chmod 644 "$work/token"
+"$bin" serve "$work/null.textproto" --out "$work/out" --api 127.0.0.1:0 \
+  --api-token-file "$work/token" >"$work/token.out" 2>"$work/token.err"
+rc=$?
+[ "$rc" -eq 2 ] || fail "serve with a world-readable token file: exit $rc, want 2"
+grep -q "^serve: --api-token-file .*others than its owner may read or write it" "$work/token.err" ||
+  fail "serve did not say why the token file was refused: $(cat "$work/token.err")"
+if grep -q "EAL arguments:" "$work/token.err"; then fail "serve started before refusing the API"; fi
 cli_finish realtime_errors_cli
