@@ -254,8 +254,10 @@ int RunServe(const fabric_emu::Scenario& given, const ServeOptions& options) {
   ServeReport report;
   {
     const dp::TscClock clock;  // emulated time 0 is now
+    if (*api != nullptr) (*api)->UseLiveClock(&clock);
     dp::RealtimeLoop loop(&e.sched, &clock, attachments, lp);
     StatusOr<dp::RealtimeStats> stats = loop.Run();
+    if (*api != nullptr) (*api)->UseLiveClock(nullptr);  // the clock ends with this block
     if (!stats.ok()) return fail(stats.status().message());
     report.loop = *stats;
   }

@@ -1,5 +1,6 @@
 #include "control/api/api_session.h"
 
+#include <algorithm>
 #include <thread>
 #include <utility>
 
@@ -184,51 +185,61 @@ ApiResponse ApiSession::Command(const std::string& body) {
   if (const std::string reason = ReadOnlyReason(finished_.load()); !reason.empty()) {
     return ErrorResponse(409, reason);
   }
-  // The loop applies it between slices; the answer comes back through `pending`. A request that
+  // The loop applies it between slices; the outcome comes back through `pending`, and the answer
+  // is written here, off the loop's thread, which real time needs back at once. A request that
   // gives up waiting marks it abandoned under the lock, so a command is applied only if its
   // client is told so.
   struct Pending {
     std::mutex mu;
     std::condition_variable done;
-    std::optional<ApiResponse> response;
+    std::optional<StatusOr<Time>> applied_at;
+    bool run_over = false;
     bool abandoned = false;
   };
   auto pending = std::make_shared<Pending>();
-  channel_.Post([this, pending, entry = *entry](bool run_over) {
-    std::lock_guard lock(pending->mu);
+  const fabric_emu::Command command = CommandOf(*entry);
+  channel_.Post([this, pending, command,
+                 at_ns = entry->has_at_ns() ? std::optional<double>(entry->at_ns())
+                                            : std::nullopt](bool run_over) {
+    std::unique_lock lock(pending->mu);
     if (pending->abandoned) return;
     if (run_over) {
-      pending->response = ErrorResponse(409, "the run finished before the command was applied");
+      pending->run_over = true;
+    } else if (!at_ns && live_clock_ != nullptr) {
+      pending->applied_at =
+          emulation_->commands->ApplyLive(*live_clock_, command, CommandSource::kApi);
     } else {
-      const fabric_emu::Command command = CommandOf(entry);
       // Without at_ns: where the run has reached, between two windows, so that a replay (a
-      // schedule entry at that time) runs the same windows. With at_ns: then, as a schedule
-      // entry (a past time is refused).
-      const Time at = entry.has_at_ns() ? TimeFromNs(entry.at_ns())
-                                        : std::max(emulation_->sched.ran_until(),
-                                                   emulation_->sched.Now() + Time::FromPs(1));
-      const Status applied = emulation_->commands->ApplyAt(at, command, CommandSource::kApi);
-      if (!applied.ok()) {
-        pending->response = ErrorResponse(400, applied.message());
-      } else {
-        nlohmann::ordered_json j;
-        j["accepted"] = nlohmann::ordered_json::parse(CommandJson(command));
-        j["at_ns"] = static_cast<double>(at.ps()) / 1000.0;
-        pending->response = ApiResponse{202, "application/json", j.dump(2) + "\n", {}};
-      }
+      // schedule entry at that time) runs the same windows; in real time, now (above). With
+      // at_ns: then, as a schedule entry (a past time is refused).
+      const Time at = at_ns ? TimeFromNs(*at_ns)
+                            : std::max(emulation_->sched.ran_until(),
+                                       emulation_->sched.Now() + Time::FromPs(1));
+      const Status s = emulation_->commands->ApplyAt(at, command, CommandSource::kApi);
+      pending->applied_at = s.ok() ? StatusOr<Time>(at) : StatusOr<Time>(s);
     }
+    lock.unlock();  // the waiter wakes to a free lock
     pending->done.notify_all();
   });
   std::unique_lock lock(pending->mu);
-  if (!pending->done.wait_for(lock, kSnapshotTimeout,
-                              [&] { return pending->response.has_value(); })) {
+  if (!pending->done.wait_for(lock, kSnapshotTimeout, [&] {
+        return pending->run_over || pending->applied_at.has_value();
+      })) {
     pending->abandoned = true;
     ApiResponse busy =
         ErrorResponse(503, "the run did not take the command in time; it was not applied");
     busy.headers.emplace_back("Retry-After", "1");
     return busy;
   }
-  return *pending->response;
+  if (pending->run_over) {
+    return ErrorResponse(409, "the run finished before the command was applied");
+  }
+  const StatusOr<Time>& applied = *pending->applied_at;
+  if (!applied.ok()) return ErrorResponse(400, applied.status().message());
+  nlohmann::ordered_json j;
+  j["accepted"] = nlohmann::ordered_json::parse(CommandJson(command));
+  j["at_ns"] = static_cast<double>(applied->ps()) / 1000.0;
+  return ApiResponse{202, "application/json", j.dump(2) + "\n", {}};
 }
 
 ApiResponse ApiSession::Shutdown() {

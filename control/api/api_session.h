@@ -21,6 +21,7 @@
 #include "control/api/http_server.h"
 #include "control/api/loop_channel.h"
 #include "control/api/snapshot.h"
+#include "core/clock.h"
 #include "core/status.h"
 
 namespace fe::control::api {
@@ -44,6 +45,11 @@ class ApiSession final : public ApiBackend {
   // keeps it). Pacing counts wall time from here.
   void Attach(Emulation* emulation, const std::string& scenario, std::optional<double> stop_ns,
               std::unique_ptr<RateSampler> rates);
+
+  // Real time: the clock the loop runs events by, from its start. A command is dated by it when
+  // it is applied, not by the last event an idle fabric ran, which is in the past: dated so, the
+  // command would run late by the idle time and count against the loop's lateness.
+  void UseLiveClock(const Clock* clock) { live_clock_ = clock; }
 
   // Loop side.
   // Where the next slice should stop at the latest (paced runs, until every message has
@@ -88,7 +94,8 @@ class ApiSession final : public ApiBackend {
   std::chrono::steady_clock::time_point start_;
   // Loop-side figures for the snapshots, written by the loop's thread only.
   uint64_t events_ = 0;
-  Time reached_;          // simulated time the last slice reached
+  Time reached_;  // simulated time the last slice reached
+  const Clock* live_clock_ = nullptr;
   bool unpaced_ = false;  // every message finished: the rest runs at full speed
   const dp::LatenessHistogram* lateness_ = nullptr;
   std::atomic<bool> stop_requested_{false};

@@ -1,5 +1,7 @@
 #include "control/commands/executor.h"
 
+#include <algorithm>
+
 #include <utility>
 
 #include "control/commands/command_json.h"
@@ -51,6 +53,14 @@ Status CommandExecutor::ApplyAt(Time at, const fabric_emu::Command& command, Com
   if (Status s = ValidateCommand(command, scenario_, e_->graph); !s.ok()) return s;
   ScheduleAt(at, command, source);
   return Status::Ok();
+}
+
+StatusOr<Time> CommandExecutor::ApplyLive(const Clock& clock, const fabric_emu::Command& command,
+                                          CommandSource source) {
+  if (Status s = ValidateCommand(command, scenario_, e_->graph); !s.ok()) return s;
+  const Time at = std::max(e_->sched.Now() + Time::FromPs(1), clock.Now());
+  ScheduleAt(at, command, source);
+  return at;
 }
 
 void CommandExecutor::OnEvent(uint64_t arg) {

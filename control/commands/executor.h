@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/clock.h"
 #include "core/scheduler.h"
 #include "core/status.h"
 #include "core/units.h"
@@ -56,6 +57,11 @@ class CommandExecutor final : public EventHandler {
   // give it). Refuses a time before the one Apply would take: "at_ns: 1000 is past; the run is
   // at 2000.5 ns".
   Status ApplyAt(Time at, const fabric_emu::Command& command, CommandSource source);
+  // In real time: as Apply, at `clock`'s time once the command has passed its checks, which take
+  // their while on the loop's thread (dated before them, it would run late by their length and
+  // count against the loop's lateness). Returns the time taken.
+  StatusOr<Time> ApplyLive(const Clock& clock, const fabric_emu::Command& command,
+                           CommandSource source);
 
   // Every command applied so far, in the order applied.
   const std::vector<AppliedCommand>& applied() const { return applied_; }
