@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <numeric>
 #include <set>
+#include <utility>
 #include <vector>
 
 namespace fe {
@@ -196,6 +197,29 @@ TEST(CollectiveTest, BroadcastDeliversTheBufferOnceToEveryOtherRank) {
     spec.root = 3;
     const PerRank c = Count(Build(spec), n);
     for (uint32_t r = 0; r < n; ++r) EXPECT_EQ(c.received_bytes[r], r == 3 ? 0 : s);
+  }
+}
+
+// A chain of N - 1 hops from the root: chunk k at hop p waits for chunk k to arrive from hop
+// p - 1 and for chunk k - 1 of hop p to arrive at the next rank, so the root sends its chunks in
+// turn rather than all at once.
+TEST(CollectiveTest, RingBroadcastHopsSendTheirChunksInTurn) {
+  const uint32_t n = 5, root = 2, chunks = 4;
+  CollectiveSpec spec =
+      Spec(CollectiveKind::kBroadcast, CollectiveAlgorithm::kRing, n, 2 * kMiB, 1, kMiB / 2);
+  spec.root = root;
+  const Workload w = Build(spec);
+  ASSERT_EQ(w.size(), (n - 1) * chunks);
+  const auto hop = [&](uint32_t id) { return (w.flows[id].src_host + n - root) % n; };
+  for (uint32_t i = 0; i < w.size(); ++i) {
+    const uint32_t k = i / (n - 1);
+    ASSERT_EQ(hop(i), i % (n - 1));
+    std::set<std::pair<uint32_t, uint32_t>> want;  // (hop, chunk) of each dependency
+    if (hop(i) > 0) want.insert({hop(i) - 1, k});
+    if (k > 0) want.insert({hop(i), k - 1});
+    std::set<std::pair<uint32_t, uint32_t>> got;
+    for (const uint32_t d : w.dependencies(i)) got.insert({hop(d), d / (n - 1)});
+    EXPECT_EQ(got, want) << "message " << i;
   }
 }
 
