@@ -10,6 +10,18 @@
 // from the parent). Broadcast: tree 0 is built over ranks numbered from the root; for tree 1 the
 // root hands its half to rank root + 1, which roots the same tree built over the other N - 1
 // ranks: again inner and leaf ranks swap between the trees.
+//
+// Each edge sends its chunks in turn, as NCCL does over the edge's one connection and as a ring
+// Broadcast's hops do (collective_ring.cc, which weighs this against two chunks in flight):
+// chunk k of an edge also waits for the edge's chunk k - 1 to have arrived. Released together, an
+// edge's chunks would share the link and all arrive at the end, and the tree would move its
+// whole half of the buffer one level at a time. The wait idles an edge for its latency and the
+// lookahead after each chunk, but a rank's link carries up to four edges (to its parent and two
+// children in one tree, to its parent in the other), which use it meanwhile. So an operation
+// takes about the bytes of the busiest link at its payload rate B (2S for an AllReduce with N
+// even, S for a Broadcast) plus the first chunk's way from the first sender to the last leaf,
+// at most a chunk time on a link shared four ways per hop: with S = 16 MiB, 512 KiB chunks, 16
+// ranks (depth 4, 8 hops for AllReduce) and B = 96 Gb/s, 2795 us plus at most 8 x 175 us.
 #include <algorithm>
 #include <numeric>
 
@@ -107,6 +119,7 @@ std::vector<RankGate> AppendDoubleTree(const AlgorithmArgs& a, const OpContext& 
             for (uint32_t q = 0; q < n; ++q) {
               if (tree.parent[q] == static_cast<int>(p)) deps.push_back(up[q]);
             }
+            if (k > 0) deps.push_back(up[p]);  // chunk k - 1 has arrived at the parent
             up[p] = b.Send(rank(p), rank(tree.parent[p]), bytes, key, deps);
           }
         }
@@ -123,6 +136,7 @@ std::vector<RankGate> AppendDoubleTree(const AlgorithmArgs& a, const OpContext& 
               if (tree.parent[q] == parent) deps.push_back(up[q]);
             }
           }
+          if (k > 0) deps.push_back(down[p]);  // chunk k - 1 has arrived at p
           down[p] = b.Send(rank(parent), rank(p), bytes, key, deps);
         }
       }

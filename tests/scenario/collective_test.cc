@@ -42,9 +42,18 @@
 // times cost plus 3 % for what the closed form leaves out (the root's link carries no ACKs, and
 // the ACKs of the others fall between data frames differently at every hop).
 //
+// Double binary tree AllReduce on the same star, N = 16, S = 16 MiB, 512 KiB chunks (16 per
+// tree). A rank inner in one tree sends S/2 up and S/2 to each of two children, and S/2 up as
+// a leaf of the other tree: 2S on its link, so T >= 2S / (B x 4096/4264) and busbw =
+// (S/T) x 2(N-1)/N <= (N-1)/N of the payload share, 0.94. Chunks are pipelined: the first
+// reaches the last leaf after 2D hops (depth D = 4), each at worst a chunk time shared by the
+// four edges a rank's link carries (4T), 32 T = 1400 us on top of the 2795 us of bytes, so
+// busbw >= 0.94 x 2795 / 4195 = 0.62 of the share. Asserted: at least 0.6.
+//
 // Measured (seed 1): ring AllReduce 0.998 x T at 2 MiB and 1.000 x T at 32 MiB, busbw 0.993 x
 // the payload share at 32 MiB; AllToAll 0.991 x T; ring Broadcast 1.049 x P (5.3 x P with every
-// chunk of a hop released at once).
+// chunk of a hop released at once); double-tree AllReduce busbw 0.82 x the share (0.38 released
+// at once).
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -191,6 +200,17 @@ TEST(CollectiveScenarioTest, RingBroadcastPipelinesItsChunks) {
   const double got_ns = static_cast<double>(r.measures[0].time().ps()) * 1e-3;
   EXPECT_GE(got_ns / pipelined_ns, 1.0) << got_ns << " ns, pipelined " << pipelined_ns;
   EXPECT_LE(got_ns / pipelined_ns, 1.08) << got_ns << " ns, pipelined " << pipelined_ns;
+}
+
+TEST(CollectiveScenarioTest, DoubleTreeAllReducePipelinesItsChunks) {
+  const CollectiveRun r = RunText(Star(16) +
+                                  "run { progress: false }\n"
+                                  "traffic { collective { op: ALL_REDUCE "
+                                  "algorithm: DOUBLE_BINARY_TREE size_bytes: 16777216 "
+                                  "chunk_bytes: 524288 } }\n");
+  ASSERT_EQ(r.measures.size(), 1u);
+  ASSERT_TRUE(r.measures[0].complete);
+  EXPECT_GE(r.measures[0].busbw_gbps / PayloadShareGbps(), 0.6) << r.measures[0].busbw_gbps;
 }
 
 // The shipped placement scenario (the header comment of scenarios/collective_placement.textproto

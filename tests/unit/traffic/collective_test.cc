@@ -6,8 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 #include <set>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -220,6 +222,32 @@ TEST(CollectiveTest, RingBroadcastHopsSendTheirChunksInTurn) {
     std::set<std::pair<uint32_t, uint32_t>> got;
     for (const uint32_t d : w.dependencies(i)) got.insert({hop(d), d / (n - 1)});
     EXPECT_EQ(got, want) << "message " << i;
+  }
+}
+
+// Every edge of a tree sends its chunks in turn: a message waits for the one its sender sent to
+// the same rank before it in the same tree. The trees carry as many messages each (S/2 in the
+// same number of chunks), tree 0's first.
+TEST(CollectiveTest, DoubleTreeEdgesSendTheirChunksInTurn) {
+  const uint32_t n = 8;
+  for (const CollectiveKind kind : {CollectiveKind::kAllReduce, CollectiveKind::kBroadcast}) {
+    const Workload w =
+        Build(Spec(kind, CollectiveAlgorithm::kDoubleBinaryTree, n, 4 * kMiB, 1, kMiB / 2));
+    const auto per_tree = static_cast<uint32_t>(w.size() / 2);
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t> last;  // edge -> its latest message
+    for (uint32_t i = 0; i < w.size(); ++i) {
+      if (i == per_tree) last.clear();
+      const std::pair<uint32_t, uint32_t> edge{w.flows[i].src_host, w.flows[i].dst_host};
+      const auto before = last.find(edge);
+      const std::span<const uint32_t> deps = w.dependencies(i);
+      if (before != last.end()) {
+        EXPECT_NE(std::find(deps.begin(), deps.end(), before->second), deps.end())
+            << CollectiveKindName(kind) << " message " << i;
+      }
+      last[edge] = i;
+    }
+    // Tree 1's edges: each way for AllReduce.
+    EXPECT_EQ(last.size(), kind == CollectiveKind::kAllReduce ? 2 * (n - 1) : n - 1);
   }
 }
 
