@@ -26,7 +26,8 @@ struct CollectiveSpec {
   uint32_t channels = 1;
   // Each rank's slice of a channel is cut into chunks of at most this many bytes that go through
   // the algorithm's steps independently (chunk c of step k waits for chunk c of step k - 1, not
-  // for the other chunks).
+  // for the other chunks). A Broadcast hop or a tree edge sends its chunks in turn, chunk c after
+  // its chunk c - 1 has arrived, so that the first reaches the next rank early.
   // NCCL's default: its 4 MiB buffer in 8 steps.
   uint64_t chunk_bytes = kDefaultChunkBytes;
   // Hierarchical: the locality group of each rank (scale-up domain, server, ToR or rail); ranks
