@@ -106,7 +106,8 @@ StatusOr<BufferConfig> Compile(const BufferParams& params) {
         (credit > 0
              ? " + credit buffers (" + Num(credit) + " = priorities in use x sum of credit_bytes " +
                    Num(credit_per_priority) + ")"
-             : std::string()));
+             : std::string()) +
+        ": it needs at least " + Num(reserved + headroom + credit) + " bytes");
   }
   config.shared_bytes = params.total_bytes - reserved - headroom - credit;
   return config;

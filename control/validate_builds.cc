@@ -119,7 +119,9 @@ void ValidateBuilds(Validation& v) {
       ReportAtLongestLink(
           v, node,
           "the switch " + node.name +
-              " cannot be built with the default switch settings: " + config.status().message());
+              " cannot be built with the default switch settings: " + config.status().message() +
+              "; give the switches a larger buffer (switch { buffer_bytes: ... }) or shorter "
+              "links");
     }
     return;  // one switch says it: the others most likely fail alike
   }

@@ -334,7 +334,7 @@ TEST(BufferAdmissionTest, RefusesABufferSmallerThanItsReservesAndHeadroomsNaming
   EXPECT_EQ(message,
             "total_bytes (5000000) < reserved (2560000 = num_ports 32 x sum of "
             "priorities[].reserved_bytes 80000) + headroom (3200000 = 1 lossless priorities x "
-            "sum of headroom_bytes 3200000)");
+            "sum of headroom_bytes 3200000): it needs at least 5760000 bytes");
   params.total_bytes = 5'760'000;  // exactly enough: an empty shared pool is allowed
   EXPECT_TRUE(Compile(params).ok());
 }

@@ -221,6 +221,10 @@ TEST(TopologyValidationTest, ASwitchThatItsLinksCannotBuildIsReportedAtTheLinkCl
                          "t.textproto:3: topology.link_class[1].delay_ns: the switch leaf0 "
                          "cannot be built with the default switch settings"))
       << e;
+  EXPECT_TRUE(
+      e.ends_with("; give the switches a larger buffer (switch { buffer_bytes: ... }) or "
+                  "shorter links"))
+      << e;
 }
 
 TEST(TopologyValidationTest, CaptureSelectsASwitchByNameWithItsOwnPortCount) {
