@@ -16,6 +16,22 @@ bool IsPciAddress(const std::string& device_args) {
 
 }  // namespace
 
+std::string UnknownDriver(const std::string& device_args) {
+  if (IsPciAddress(device_args)) return "";
+  // The virtual-device drivers cmake/dpdk_static.cmake links in; a device is named by its
+  // driver followed by anything ("net_af_packet0"), or by the driver's alias.
+  constexpr std::string_view kDrivers[] = {"net_af_packet", "net_tap",  "net_null", "net_ring",
+                                           "eth_af_packet", "eth_null", "eth_ring"};
+  const std::string device = device_args.substr(0, device_args.find(','));
+  for (const std::string_view d : kDrivers) {
+    if (device.starts_with(d)) return "";
+  }
+  return "no driver for device " + device +
+         ": fabric-emu opens a PCI address (Intel ice, i40e, iavf, ixgbe, e1000, NVIDIA mlx5, "
+         "virtio) or a virtual device of net_af_packet, net_tap, net_null or net_ring, named "
+         "by its driver, e.g. \"net_af_packet0,iface=veth-a\"";
+}
+
 const std::string_view kServeEalHelp =
     "EAL arguments (printed at start, and kept in summary.json):\n"
     "  defaults   -l 0 --no-huge -m 1024 --no-shconf --no-telemetry, then each port's device:\n"

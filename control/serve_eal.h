@@ -21,6 +21,11 @@ StatusOr<std::vector<std::string>> ServeEalArgs(const fabric_emu::Scenario& scen
 // (net_af_packet, net_af_xdp, net_pcap: iface=...); "" for any other device.
 std::string PortInterface(const std::string& device_args);
 
+// Why fabric-emu cannot open the device `device_args` names (its driver is not linked in), or ""
+// for a PCI address or one of the linked virtual devices (net_af_packet, net_tap, net_null,
+// net_ring, or their eth_ aliases).
+std::string UnknownDriver(const std::string& device_args);
+
 // The part of `serve --help` on EAL arguments.
 extern const std::string_view kServeEalHelp;
 

@@ -43,6 +43,8 @@ void ValidateRealtime(Validation& v) {
         v.out.Add(
             ps, ExternalPort::kDeviceArgsFieldNumber,
             "must not contain white space (it becomes one EAL argument), got " + Quoted(args));
+      } else if (const std::string why = UnknownDriver(args); !why.empty()) {
+        v.out.Add(ps, ExternalPort::kDeviceArgsFieldNumber, why);
       } else if (const auto [it, fresh] = device_seen.emplace(device, i); !fresh) {
         v.out.Add(ps, ExternalPort::kDeviceArgsFieldNumber,
                   "device " + device + " already used by " +

@@ -73,6 +73,8 @@ const std::vector<BadFile>& BadFiles() {
        "realtime.port[1].device_args:", "device net_null0 already used by realtime.port[0]"},
       {"interface_twice.textproto", "5",
        "realtime.port[1].device_args:", "interface veth-a already used by realtime.port[0]"},
+      {"device_of_no_driver.textproto", "4", "realtime.port[0].device_args:",
+       "no driver for device net_nul0: fabric-emu opens a PCI address"},
       {"eal_secondary_process.textproto", "4",
        "realtime.eal_args: --proc-type secondary:", "primary process only"},
       {"realtime_without_ports.textproto", "3", "realtime.port: at least one port", ""},
