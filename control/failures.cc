@@ -29,6 +29,7 @@ Status CheckTimeNs(double ns, bool positive, const std::string& field) {
 
 StatusOr<topo::NodeId> NodeNamed(const topo::Graph& graph, const std::string& name,
                                  const std::string& field) {
+  if (name.empty()) return Status::Error(field + ": demanded: a node's name");
   const std::optional<topo::NodeId> n = graph.FindNode(name);
   if (!n.has_value()) return Status::Error(field + ": no node named \"" + name + "\"");
   return *n;

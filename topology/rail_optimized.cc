@@ -28,6 +28,10 @@ Status AddRailOptimized(const fabric_emu::RailOptimized& rail, Graph& graph) {
   s = CheckCount("rail_optimized.servers", servers, 1, kMaxEndpoints / rails,
                  "so that servers x accelerators_per_server fit the host addresses");
   if (!s.ok()) return s;
+  if (servers * rails < 2) {
+    return FieldError("rail_optimized.servers",
+                      "1 server of 1 accelerator is one host: traffic needs two");
+  }
   s = CheckCount("rail_optimized.servers_per_rail_group", per_group, 1, servers,
                  "(down-links of each rail switch)");
   if (!s.ok()) return s;

@@ -45,6 +45,11 @@ TEST(FailureTargetsTest, RefusesTargetsTheGraphDoesNotHave) {
       {R"pb(failure { link { a: "edge0" b: "agg0" } })pb", "failure[0].at_ns: demanded"},
       {R"pb(failure {
               at_ns: 1
+              link { a: "edge0" }
+            })pb",
+       "failure[0].link.b: demanded: a node's name"},
+      {R"pb(failure {
+              at_ns: 1
               switch_name: "core0"
               flap { down_ns: 5 period_ns: 5 }
             })pb",

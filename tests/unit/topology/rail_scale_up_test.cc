@@ -63,6 +63,14 @@ TEST(RailOptimizedTest, RefusesServersThatDoNotSplitIntoGroups) {
   EXPECT_EQ(ErrorOf(text).rfind("rail_optimized.rail_up_links: ", 0), 0u);
 }
 
+TEST(RailOptimizedTest, RefusesAFabricOfOneHost) {
+  std::string text = kRail;
+  text.replace(text.find("servers: 8 accelerators_per_server: 4 servers_per_rail_group: 4"), 63,
+               "servers: 1 accelerators_per_server: 1 servers_per_rail_group: 1");
+  EXPECT_EQ(ErrorOf(text),
+            "rail_optimized.servers: 1 server of 1 accelerator is one host: traffic needs two");
+}
+
 TEST(ScaleUpTest, SwitchesJoinExactlyTheirDomainAfterTheNic) {
   const int m = 8, k = 2;
   StatusOr<Graph> g = BuildText(std::string(kRail) +
