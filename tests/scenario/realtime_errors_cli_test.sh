@@ -30,17 +30,23 @@ rc=$?
 [ "$rc" -eq 0 ] || fail "validate with a missing interface: exit $rc, want 0 (a warning)"
 grep -qxF "warning: $want" "$work/validate.err" || fail "validate did not warn: $want"
 
-hugepages=$(awk '/^HugePages_Total:/ {print $2}' /proc/meminfo)
-if [ "${hugepages:-0}" -eq 0 ]; then
-  cat >"$work/huge.textproto" <<SCN
+# serve_with_eal NAME ARGS: serve on a null device with these EAL arguments, its output in
+# $work/NAME.out and .err, its exit status in rc.
+serve_with_eal() {
+  cat >"$work/$1.textproto" <<SCN
 topology { fat_tree { k: 4 } }
 realtime {
-  eal_args: "--huge-dir /dev/hugepages"
+  eal_args: "$2"
   port { device_args: "net_null0" host: 0 }
 }
 SCN
-  "$bin" serve "$work/huge.textproto" --out "$work/out" --quiet >"$work/huge.out" 2>"$work/huge.err"
+  "$bin" serve "$work/$1.textproto" --out "$work/out" --quiet >"$work/$1.out" 2>"$work/$1.err"
   rc=$?
+}
+
+hugepages=$(awk '/^HugePages_Total:/ {print $2}' /proc/meminfo)
+if [ "${hugepages:-0}" -eq 0 ]; then
+  serve_with_eal huge "--huge-dir /dev/hugepages"
   [ "$rc" -eq 1 ] || fail "serve asking for hugepages where none are: exit $rc, want 1"
   grep -q "the arguments ask for hugepages, but no hugepages are reserved" "$work/huge.err" ||
     fail "serve did not say why hugepages failed: $(cat "$work/huge.err")"
@@ -50,15 +56,7 @@ else
 fi
 # An lcore this machine lacks, beside hugepage options: the EAL refuses the argument before it
 # looks at memory, and serve must not send the user off to reserve hugepages.
-cat >"$work/lcore.textproto" <<SCN
-topology { fat_tree { k: 4 } }
-realtime {
-  eal_args: "--huge-dir /dev/hugepages -l $(nproc)"
-  port { device_args: "net_null0" host: 0 }
-}
-SCN
-"$bin" serve "$work/lcore.textproto" --out "$work/out" --quiet >"$work/lcore.out" 2>"$work/lcore.err"
-rc=$?
+serve_with_eal lcore "--huge-dir /dev/hugepages -l $(nproc)"
 [ "$rc" -eq 1 ] || fail "serve on an lcore the machine lacks: exit $rc, want 1"
 grep -q "DPDK EAL initialisation failed (Invalid argument)" "$work/lcore.err" ||
   fail "serve did not report the EAL's refusal: $(cat "$work/lcore.err")"
