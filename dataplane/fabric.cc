@@ -230,6 +230,7 @@ Status Fabric::AddMessages(std::span<const MessageSpec> specs) {
     info.packets_total = static_cast<uint32_t>((s.size_bytes + mtu - 1) / mtu);
     // RoCEv2 entropy: a per-QP UDP source port in the dynamic range (49152-65535).
     info.udp_src_port = static_cast<uint16_t>(0xC000 | ((id * 2654435761u) >> 18));
+    info.src_port = graph_.HostPortTo(s.src_host, s.dst_host, id);
     messages_.Add(info);
     if (!s.held) sender(id).ScheduleMessage(id);
   }
@@ -271,6 +272,22 @@ bool Fabric::Reachable(uint32_t src_host, uint16_t src_port, uint32_t dst_host) 
   return !routes_->NextHops(next, dst_host).empty();
 }
 
+bool Fabric::MoveToLivePort(uint32_t id) {
+  MessageInfo& info = messages_.info[id];
+  const MessageSpec& s = info.spec;
+  if (info.src_port == 0) return false;
+  // Ports 1..K lead to the domain's K scale-up switches: the others, in turn after its own.
+  const uint16_t scale_up = num_nics(s.src_host) - 1;
+  for (uint16_t j = 1; j < scale_up; ++j) {
+    const auto port = static_cast<uint16_t>(1 + (info.src_port - 1 + j) % scale_up);
+    if (!Reachable(s.src_host, port, s.dst_host)) continue;
+    info.src_port = port;
+    nic(s.src_host, port).StartAt(id, sched_->Now());
+    return true;
+  }
+  return false;
+}
+
 uint64_t Fabric::MarkUnreachable() {
   const Time now = sched_->Now();
   uint64_t n = 0;
@@ -281,7 +298,7 @@ uint64_t Fabric::MarkUnreachable() {
     if (m.completed() || m.unreachable || spec.start > now || (spec.held && !m.started())) {
       continue;
     }
-    const uint16_t port = graph_.HostPortTo(spec.src_host, spec.dst_host, id);
+    const uint16_t port = messages_.info[id].src_port;
     if (Reachable(spec.src_host, port, spec.dst_host)) continue;
     nic(spec.src_host, port).Abandon(id);
     ++n;

@@ -116,7 +116,7 @@ class Fabric final : public Reachability {
   // The NIC that sends (and is acknowledged for) message id.
   Nic& sender(uint32_t id) {
     const MessageSpec& s = messages_.spec(id);
-    return nic(s.src_host, graph_.HostPortTo(s.src_host, s.dst_host, id));
+    return nic(s.src_host, messages_.info[id].src_port);
   }
   const Switch& switch_at(size_t i) const { return *switches_[i]; }
   Switch& switch_at(size_t i) { return *switches_[i]; }
@@ -149,6 +149,9 @@ class Fabric final : public Reachability {
   // Whether host src_host, sending by its port src_port, reaches dst_host: the port's link is up
   // and leads to dst_host, or to a switch with a route to it.
   bool Reachable(uint32_t src_host, uint16_t src_port, uint32_t dst_host) const override;
+  // A scale-up message moves to the next of its domain's scale-up switches that reaches its
+  // destination; a scale-out one has no other port (its routes already use every live path).
+  bool MoveToLivePort(uint32_t id) override;
   // Every link loss (kLinkDown, kBitError) is reported to `observer` (nullptr: none).
   void SetLossObserver(LinkLossObserver* observer);
   rte_mempool* pool() const { return pool_; }

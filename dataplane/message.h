@@ -39,6 +39,9 @@ struct MessageInfo {
   MessageSpec spec;
   uint32_t packets_total = 0;
   uint16_t udp_src_port = 0;
+  // The port of the source host whose NIC sends it (Fabric::sender): Graph::HostPortTo's, or
+  // another scale-up port the message moved to at its start, its own being cut off.
+  uint16_t src_port = 0;
 };
 
 // Written by the sending NIC alone (the NIC Fabric::sender names).

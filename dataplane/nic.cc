@@ -138,6 +138,7 @@ void Nic::OnEvent(uint64_t arg) {
       msg.started_at = sched_->Now();
       if (reach_ != nullptr &&
           !reach_->Reachable(host_, host_port_, messages_->info[id].spec.dst_host)) {
+        if (reach_->MoveToLivePort(id)) return;
         return Abandon(id);
       }
       if (config_.cc == CongestionControl::kDcqcn) msg.dcqcn = cong::InitialState(config_.dcqcn);

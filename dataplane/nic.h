@@ -178,6 +178,9 @@ class Reachability {
  public:
   virtual ~Reachability() = default;
   virtual bool Reachable(uint32_t src_host, uint16_t src_port, uint32_t dst_host) const = 0;
+  // Message id, about to start and cut off from its destination at its sending port: hands it to
+  // another port of its host that reaches it, to start there now. False if there is none.
+  virtual bool MoveToLivePort(uint32_t id) = 0;
 };
 
 class Nic final : public PacketReceiver, public PacketSource, public EventHandler {
@@ -199,8 +202,9 @@ class Nic final : public PacketReceiver, public PacketSource, public EventHandle
   // to no one).
   void SetObserver(MessageObserver* observer) { observer_ = observer; }
   // From now on a message starting on this NIC, the host's port `port`, first asks `reach`
-  // whether its destination can be reached, and is given up (Abandon) if not.
-  void SetReachability(const Reachability* reach, uint16_t port) {
+  // whether its destination can be reached, and if not moves to another port that reaches it
+  // (Reachability::MoveToLivePort) or is given up (Abandon).
+  void SetReachability(Reachability* reach, uint16_t port) {
     reach_ = reach;
     host_port_ = port;
   }
@@ -281,7 +285,7 @@ class Nic final : public PacketReceiver, public PacketSource, public EventHandle
   // A NIC drops only frames the fabric should not have brought it: the counts are made by the
   // first (a large fabric's NICs would otherwise carry 224 B of zeros each).
   std::unique_ptr<DropCounters> drops_;
-  const Reachability* reach_ = nullptr;
+  Reachability* reach_ = nullptr;
   uint16_t host_port_ = 0;
   MessageObserver* observer_ = nullptr;
   // The out-of-order mode's state (both null in order).

@@ -62,8 +62,7 @@ void AddHosts(const Emulation& e, const RateSampler* rates, Time now, RunSnapsho
     const dp::SenderState& m = messages.sender[id];
     if (messages.finished(id) || !m.started() || m.started_at >= now) continue;
     const dp::MessageSpec& spec = messages.spec(id);
-    NicRow& nic =
-        s->nics[first_nic[spec.src_host] + e.graph.HostPortTo(spec.src_host, spec.dst_host, id)];
+    NicRow& nic = s->nics[first_nic[spec.src_host] + messages.info[id].src_port];
     ++nic.active_qps;
     if (rates != nullptr) nic.rate_bps += rates->RateOf(id, now).bps();
   }

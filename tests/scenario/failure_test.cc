@@ -356,6 +356,49 @@ TEST(FailureTest, OverlappingFailuresCountEachLossOnce) {
   EXPECT_EQ(s.events[1].frames_lost, 0u);
 }
 
+// h0's link to its domain's first scale-up switch, su0, is dead from the start. Of three 1 MiB
+// messages to the other endpoints of its domain, ids 0 and 2 are on su0 (port 1 + id mod 2):
+// at their start they move to su1, the domain's other switch, and all three complete over h0's
+// port 2: 3 x 256 frames of 4,178 wire bytes (4,096 of payload, RoCE headers, preamble and gap)
+// leave by it, none by port 1.
+TEST(FailureTest, AScaleUpMessageCutOffFromItsSwitchMovesToAnother) {
+  auto scenario = LoadScenarioText(
+      R"pb(
+        topology {
+          link_class { name: "su" rate_gbps: 400 delay_ns: 150 }
+          fat_tree { k: 4 }
+          scale_up { domain_size: 4 switches_per_domain: 2 link_class: "su" }
+          failure {
+            at_ns: 0
+            link { a: "h0" b: "su0" }
+          }
+        }
+        traffic {
+          flow_list {
+            flow { src_host: 0 dst_host: 1 message_bytes: 1048576 start_ns: 10000 }
+            flow { src_host: 0 dst_host: 2 message_bytes: 1048576 start_ns: 10000 }
+            flow { src_host: 0 dst_host: 3 message_bytes: 1048576 start_ns: 10000 }
+          }
+        }
+      )pb",
+      "su.textproto");
+  ASSERT_TRUE(scenario.ok()) << scenario.status().message();
+  auto run = RunSoftware(*scenario, SoftwareRunOptions{});
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  Emulation& e = *run->emulation;
+  const dp::MessageTable& messages = e.fabric->messages();
+  ASSERT_EQ(messages.size(), 3u);
+  for (uint32_t id = 0; id < 3; ++id) {
+    EXPECT_TRUE(messages.completed(id)) << id;
+    EXPECT_FALSE(messages.sender[id].unreachable) << id;
+    EXPECT_EQ(messages.info[id].src_port, 2) << id;
+  }
+  const topo::NodeId h0 = *e.graph.FindNode("h0");
+  EXPECT_EQ(e.fabric->port(h0, 1).counters().tx_packets, 0u);
+  EXPECT_EQ(e.fabric->port(h0, 2).counters().tx_wire_bytes, 3u * 256 * 4178);
+  EXPECT_TRUE(e.failures->Summary().unreachable_flow_ids.empty());
+}
+
 // Through the scenario file and the software run: a fabric link and a host link flap forty times
 // each while every host sends, with the rate and queue samplers on. The run must end with every
 // flow done: completed, or given up when a reconvergence found h0 cut off.
