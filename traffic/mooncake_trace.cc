@@ -1,6 +1,8 @@
 #include "traffic/mooncake_trace.h"
 
 #include <filesystem>
+#include <set>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -39,13 +41,28 @@ bool WholeNumber(const json& object, const char* name, uint64_t min, uint64_t ma
 bool ParseLine(std::string_view line, uint32_t block_tokens, MooncakeRequest* r,
                std::vector<uint64_t>* hash_ids, std::string* reason) {
   json object;
+  // A key given twice would otherwise be taken from its last place without a word.
+  std::set<std::string> keys;
+  std::string twice;
+  const json::parser_callback_t note_keys = [&](int depth, json::parse_event_t event,
+                                                json& parsed) {
+    if (event == json::parse_event_t::key && depth == 1) {
+      std::string key = parsed.get<std::string>();
+      if (twice.empty() && !keys.insert(key).second) twice = std::move(key);
+    }
+    return true;
+  };
   try {
-    object = json::parse(line);
+    object = json::parse(line, note_keys);
   } catch (const json::parse_error& e) {
     // what() reads "[json.exception.parse_error.101] parse error at line 1, column 5: ...".
     const std::string what = e.what();
     const size_t at = what.find("] ");
     *reason = "not JSON: " + (at == std::string::npos ? what : what.substr(at + 2));
+    return false;
+  }
+  if (!twice.empty()) {
+    *reason = "\"" + twice + "\" is given twice";
     return false;
   }
   if (!object.is_object()) {

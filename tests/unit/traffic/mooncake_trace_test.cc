@@ -59,6 +59,9 @@ TEST(MooncakeTraceTest, MalformedLinesAreRefusedWithFileLineAndReason) {
   const Malformed cases[] = {
       {"{\"timestamp\": 10,", "not JSON: "},
       {"[1, 2]", "expected a JSON object"},
+      {"{\"timestamp\": 0, \"timestamp\": 5, \"input_length\": 1, \"output_length\": 1, "
+       "\"hash_ids\": [1]}",
+       "\"timestamp\" is given twice"},
       {"{\"input_length\": 1, \"output_length\": 1, \"hash_ids\": [1]}", "no \"timestamp\""},
       {"{\"timestamp\": -1, \"input_length\": 1, \"output_length\": 1, \"hash_ids\": [1]}",
        "\"timestamp\" must be a whole number in [0, 1000000000], got -1"},
