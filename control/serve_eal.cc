@@ -22,7 +22,7 @@ std::string UnknownDriver(const std::string& device_args) {
   // driver followed by anything ("net_af_packet0"), or by the driver's alias.
   constexpr std::string_view kDrivers[] = {"net_af_packet", "net_tap",  "net_null", "net_ring",
                                            "eth_af_packet", "eth_null", "eth_ring"};
-  const std::string device = device_args.substr(0, device_args.find(','));
+  const std::string device = dp::DeviceName(device_args);
   for (const std::string_view d : kDrivers) {
     if (device.starts_with(d)) return "";
   }

@@ -5,6 +5,7 @@
 
 #include "control/serve_eal.h"
 #include "control/validation.h"
+#include "dataplane/eth_port.h"
 
 namespace fe::control {
 namespace {
@@ -37,7 +38,7 @@ void ValidateRealtime(Validation& v) {
       // A device is named before its first comma; what follows are its options, so two
       // spellings of one device's options are still one device.
       const std::string& args = p.device_args();
-      const std::string device = args.substr(0, args.find(','));
+      const std::string device = dp::DeviceName(args);
       if (std::any_of(args.begin(), args.end(),
                       [](char c) { return std::isspace(static_cast<unsigned char>(c)); })) {
         v.out.Add(

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "dataplane/eal.h"
+#include "dataplane/eth_port.h"
 
 namespace fe::dp {
 namespace {
@@ -83,20 +84,14 @@ std::vector<std::string_view> Pieces(std::string_view args) {
   }
 }
 
-// The port's virtual device that `args` names, if every option `args` gives is one the port
-// gives too: "net_af_packet0,iface=veth-a" is the port's "net_af_packet0,iface=veth-a,
-// framecnt=4096" (serve's default options added), a name alone too. Empty if none matches.
-std::string PortVdev(const std::vector<std::string>& vdevs, std::string_view args) {
+// Whether every option `args` gives is one `vdev` gives too: "net_af_packet0,iface=veth-a" is
+// "net_af_packet0,iface=veth-a,framecnt=4096" (serve's default options added), a name alone too.
+bool OptionsWithin(std::string_view args, std::string_view vdev) {
   const std::vector<std::string_view> asked = Pieces(args);
-  for (const std::string& v : vdevs) {
-    const std::vector<std::string_view> port = Pieces(v);
-    if (port[0] != asked[0]) continue;
-    const bool all = std::all_of(asked.begin() + 1, asked.end(), [&](std::string_view o) {
-      return std::find(port.begin() + 1, port.end(), o) != port.end();
-    });
-    return all ? v : "";
-  }
-  return "";
+  const std::vector<std::string_view> given = Pieces(vdev);
+  return std::all_of(asked.begin() + 1, asked.end(), [&](std::string_view o) {
+    return std::find(given.begin() + 1, given.end(), o) != given.end();
+  });
 }
 
 }  // namespace
@@ -166,14 +161,14 @@ StatusOr<std::vector<std::string>> MergeEalArgs(const std::vector<std::string>& 
       continue;  // allow-listed below
     }
     if (n == "--vdev") {
-      if (PortVdev(devices.vdevs, o.value).empty()) {
-        const std::string name(Pieces(o.value)[0]);
-        const auto port = std::find_if(devices.vdevs.begin(), devices.vdevs.end(),
-                                       [&](const std::string& v) { return Pieces(v)[0] == name; });
-        if (port == devices.vdevs.end()) {
-          return Status::Error("--vdev " + o.value +
-                               ": no realtime.port names this device (name it in a port)");
-        }
+      const std::string name = DeviceName(o.value);
+      const auto port = std::find_if(devices.vdevs.begin(), devices.vdevs.end(),
+                                     [&](const std::string& v) { return DeviceName(v) == name; });
+      if (port == devices.vdevs.end()) {
+        return Status::Error("--vdev " + o.value +
+                             ": no realtime.port names this device (name it in a port)");
+      }
+      if (!OptionsWithin(o.value, *port)) {
         return Status::Error("--vdev " + o.value + ": a realtime.port opens " + name + " as " +
                              *port + "; give its options in the port's device_args");
       }

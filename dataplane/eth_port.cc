@@ -16,15 +16,13 @@
 
 namespace fe::dp {
 
+std::string DeviceName(std::string_view device_args) {
+  return std::string(device_args.substr(0, device_args.find(',')));
+}
+
 namespace {
 
 std::string DpdkError(int ret) { return rte_strerror(ret < 0 ? -ret : ret); }
-
-// The device name is the part of the arguments before the first comma, and the ethdev of a
-// virtual or PCI device carries that name.
-std::string DeviceName(const std::string& device_args) {
-  return device_args.substr(0, device_args.find(','));
-}
 
 // The value of option `key` in "name,key=value,...", or empty.
 std::string Option(const std::string& device_args, const std::string& key) {

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/status.h"
@@ -26,6 +27,10 @@ struct EthPortParams {
   uint16_t rx_descriptors = 1024;
   uint16_t tx_descriptors = 1024;
 };
+
+// The device's name: the part of its arguments before the first comma ("net_af_packet0" of
+// "net_af_packet0,iface=veth-a"), the name its ethdev carries.
+std::string DeviceName(std::string_view device_args);
 
 // The device arguments serve opens a port with: the user's, plus defaults for the options they
 // leave out on the virtual devices whose defaults lose frames. net_af_packet's kernel ring of 512
