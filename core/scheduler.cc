@@ -26,6 +26,7 @@ void Scheduler::EnableWindows(Time lookahead, uint32_t domains) {
 }
 
 std::vector<Event> Scheduler::TakePending() {
+  ReceiveHanded();
   std::vector<Event> pending;
   while (!queue_.empty()) pending.push_back(queue_.Pop());
   while (!global_.empty()) pending.push_back(global_.Pop());
@@ -65,13 +66,14 @@ void Scheduler::DiscardAll() {
 }
 
 size_t Scheduler::pending() const {
-  size_t n = queue_.size() + global_.size();
+  size_t n = queue_.size() + global_.size() + (handed_.pending ? handed_.count : 0);
   for (const std::unique_ptr<Lane>& lane : lanes_) n += lane->queue.size();
   return n;
 }
 
 Time Scheduler::DomainsNextAt() {
   Time next = queue_.empty() ? Time::Infinite() : queue_.top().at;
+  if (handed_.pending) next = std::min(next, handed_.next_at);
   for (const std::unique_ptr<Lane>& lane : lanes_) {
     if (!lane->queue.empty()) next = std::min(next, lane->queue.top().at);
   }
@@ -134,6 +136,8 @@ uint64_t Scheduler::RunUntil(Time until, uint64_t max_events, Time start_by) {
     n += RunWindow(end);
     ran_until_ = end;
   }
+  // Between calls the queues hold every pending event, as they do with one core.
+  ReceiveHanded();
   return n;
 }
 

@@ -310,8 +310,13 @@ class Scheduler {
     const uint32_t* lane_of_domain = nullptr;  // domain 0: the index past the last lane
     SortedEvents local;
     // By destination lane (and past the last, domain 0's): what the domains it ran pushed for
-    // after the window, in the order made.
-    std::vector<std::vector<Handed>> outbox;
+    // after the window, in the order made. Two sets, used by turns: the lanes receive what one
+    // window handed on as the next begins, while that one's pushes go to the other set.
+    std::vector<std::vector<Handed>> outboxes[2];
+    std::vector<std::vector<Handed>>* outbox = &outboxes[0];
+    // By destination lane, as outbox: the earliest event handed on this window (infinite if
+    // none), from which the next window's start is known before the events are received.
+    std::vector<Time> earliest_handed;
     std::vector<Handed> serial_calls;
     // Doubles a full outbox's room, its pages backed at once (core/prefault.h).
     [[gnu::noinline]] static void GrowOutbox(std::vector<Handed>* box);
@@ -325,7 +330,9 @@ class Scheduler {
         }
         local.Push(e);
       } else {
-        std::vector<Handed>& box = outbox[lane_of_domain[domain]];
+        const uint32_t to = lane_of_domain[domain];
+        std::vector<Handed>& box = (*outbox)[to];
+        if (at < earliest_handed[to]) earliest_handed[to] = at;
         if (box.size() == box.capacity()) [[unlikely]] {
           GrowOutbox(&box);
         }
@@ -361,8 +368,20 @@ class Scheduler {
   // After the window: gives each pushing domain of the window the first number of its pushes
   // (offset_ by domain), in the order of the domains' numbers; returns the pushes in all.
   uint64_t NumberPushes();
-  // Lane `index` puts what every lane pushed for its domains into its queue, numbered from base.
-  void Receive(uint32_t index, uint64_t base);
+  // Lane `index` puts what every lane pushed for its domains into its queue, numbered from base:
+  // what the lanes' outboxes[parity] hold.
+  void Receive(uint32_t index, uint64_t base, uint32_t parity);
+  // A handed event with its sequence number, its window's pushes numbered from base.
+  Event Numbered(const Handed& h, uint64_t base) const {
+    return Event{h.at, ((base + offset_[h.sender] + h.index) << kDomainBits) | h.domain, h.handler,
+                 h.arg};
+  }
+  // Numbers what a window handed on, puts domain 0's share into the caller's heap, and leaves
+  // the rest for the lanes to receive as the next window begins (handed_).
+  void HandOn(uint32_t parity);
+  // Has the lanes receive what the last window handed on, if it waits still: before anyone
+  // outside a run looks at the queues.
+  void ReceiveHanded();
   // After a window with Serial calls: everything handed on, and the calls, in one core's order
   // on the caller's thread, since a call may read any node's state.
   void HandOverInOrder(Time end);
@@ -374,6 +393,18 @@ class Scheduler {
   std::vector<uint64_t> offset_;  // by domain: the first number of its pushes in the window
   std::vector<Handed> in_order_;
   std::unique_ptr<LaneWorkers> workers_;
+  // The set of outboxes the next window's lanes push to.
+  uint32_t outbox_parity_ = 0;
+  // What the last window on lanes handed on to the lanes' domains, while it waits in the other
+  // set of outboxes for the next window's lanes to receive it: numbered from `base`, due at
+  // `next_at` at the earliest. Receiving it as the next window starts spares every window a
+  // second round of the lanes.
+  struct {
+    bool pending = false;
+    uint64_t base = 0;
+    size_t count = 0;
+    Time next_at;
+  } handed_;
   // Past a window's last event, sentinels whose handler does nothing, so that the run can warm
   // the events kWarmAheadSlots places on without testing where the window ends.
   static constexpr size_t kWarmAheadSlots = 3 * kPrefetchDistance;

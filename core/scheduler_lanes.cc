@@ -1,8 +1,9 @@
 // The scheduler's multi-core windows (docs/multicore.md, "How a run is split"). Each lane holds
 // the events of its domains in a calendar of its own, takes and groups its share of a window
 // there, runs it, and helps run what another lane has not begun. What a domain pushes for a later
-// window waits in an outbox by destination lane until the window is over; each lane then numbers
-// what it receives from the window's push counts by domain number, the order one core gives.
+// window waits in an outbox by destination lane until the window is over; as the next begins,
+// each lane numbers what it receives from the window's push counts by domain number, the order
+// one core gives.
 #include <algorithm>
 #include <atomic>
 
@@ -26,7 +27,8 @@ void Scheduler::EnableCores(uint32_t lanes, std::vector<uint32_t> lane_of_domain
     for (uint32_t i = 0; i < lanes; ++i) {
       auto lane = std::make_unique<Lane>();
       lane->lane_of_domain = lane_of_domain_.data();
-      lane->outbox.resize(lanes + 1);
+      for (std::vector<std::vector<Handed>>& set : lane->outboxes) set.resize(lanes + 1);
+      lane->earliest_handed.resize(lanes + 1);
       lane->window.Resize(domains_);
       lanes_.push_back(std::move(lane));
     }
@@ -36,6 +38,7 @@ void Scheduler::EnableCores(uint32_t lanes, std::vector<uint32_t> lane_of_domain
 }
 
 uint64_t Scheduler::RunWindowOnLanes(Time end) {
+  const uint32_t parity = outbox_parity_;
   for (const std::unique_ptr<Lane>& lane : lanes_) {
     lane->now = lane->latest = clock_.Now();
     lane->window_end = end;
@@ -44,10 +47,19 @@ uint64_t Scheduler::RunWindowOnLanes(Time end) {
     // pushed before, and among themselves in their push order, as with one core.
     lane->next_local_seq = next_seq_;
     lane->events_run = 0;
+    lane->outbox = &lane->outboxes[parity];
+    std::fill(lane->earliest_handed.begin(), lane->earliest_handed.end(), Time::Infinite());
     lane->ready.store(false, std::memory_order_relaxed);
     lane->claimed.store(0, std::memory_order_relaxed);
   }
-  workers_->Run([this, end](uint32_t lane) { RunLane(lane, end); });
+  // What the window before handed on is received first: some of it is due in this window.
+  const bool receive = handed_.pending;
+  const uint64_t base = handed_.base;
+  handed_.pending = false;
+  workers_->Run([this, end, receive, base, parity](uint32_t lane) {
+    if (receive) Receive(lane, base, parity ^ 1);
+    RunLane(lane, end);
+  });
 
   Time latest = clock_.Now();
   uint64_t n = 0;
@@ -60,13 +72,37 @@ uint64_t Scheduler::RunWindowOnLanes(Time end) {
   if (serial_calls) {
     HandOverInOrder(end);
   } else {
-    const uint64_t base = next_seq_;
-    next_seq_ += NumberPushes();
-    workers_->Run([this, base](uint32_t lane) { Receive(lane, base); });
+    HandOn(parity);
   }
   events_run_ += n;
   clock_.AdvanceTo(latest);
   return n;
+}
+
+void Scheduler::HandOn(uint32_t parity) {
+  const uint64_t base = next_seq_;
+  next_seq_ += NumberPushes();
+  const size_t lanes = lanes_.size();
+  handed_ = {.pending = true, .base = base, .count = 0, .next_at = Time::Infinite()};
+  for (const std::unique_ptr<Lane>& from : lanes_) {
+    for (size_t to = 0; to < lanes; ++to) {
+      handed_.count += from->outboxes[parity][to].size();
+      handed_.next_at = std::min(handed_.next_at, from->earliest_handed[to]);
+    }
+    // Domain 0's heap is the caller's: it decides with it where the next window starts.
+    std::vector<Handed>& zero = from->outboxes[parity][lanes];
+    for (const Handed& h : zero) global_.Push(Numbered(h, base));
+    zero.clear();
+  }
+  outbox_parity_ = parity ^ 1;
+}
+
+void Scheduler::ReceiveHanded() {
+  if (!handed_.pending) return;
+  const uint64_t base = handed_.base;
+  const uint32_t parity = outbox_parity_ ^ 1;
+  handed_.pending = false;
+  workers_->Run([this, base, parity](uint32_t lane) { Receive(lane, base, parity); });
 }
 
 void Scheduler::RunLane(uint32_t index, Time end) {
@@ -140,22 +176,11 @@ uint64_t Scheduler::NumberPushes() {
   return total;
 }
 
-void Scheduler::Receive(uint32_t index, uint64_t base) {
+void Scheduler::Receive(uint32_t index, uint64_t base, uint32_t parity) {
   Lane* const lane = lanes_[index].get();
-  const auto number = [this, base](const Handed& h) {
-    return Event{h.at, ((base + offset_[h.sender] + h.index) << kDomainBits) | h.domain, h.handler,
-                 h.arg};
-  };
   for (const std::unique_ptr<Lane>& from : lanes_) {
-    std::vector<Handed>& outbox = from->outbox[index];
-    for (const Handed& h : outbox) lane->queue.Push(number(h));
-    outbox.clear();
-  }
-  // Domain 0's heap is the caller's, and lane 0 runs on the caller's thread.
-  if (index != 0) return;
-  for (const std::unique_ptr<Lane>& from : lanes_) {
-    std::vector<Handed>& outbox = from->outbox[lanes_.size()];
-    for (const Handed& h : outbox) global_.Push(number(h));
+    std::vector<Handed>& outbox = from->outboxes[parity][index];
+    for (const Handed& h : outbox) lane->queue.Push(Numbered(h, base));
     outbox.clear();
   }
 }
@@ -163,7 +188,7 @@ void Scheduler::Receive(uint32_t index, uint64_t base) {
 void Scheduler::HandOverInOrder(Time end) {
   in_order_.clear();
   for (const std::unique_ptr<Lane>& lane : lanes_) {
-    for (std::vector<Handed>& outbox : lane->outbox) {
+    for (std::vector<Handed>& outbox : *lane->outbox) {
       in_order_.insert(in_order_.end(), outbox.begin(), outbox.end());
       outbox.clear();
     }

@@ -1,8 +1,8 @@
 // Scheduler::EnableCores: a windowed model run on 2 and 3 lanes must execute exactly as on one:
-// every domain the same events in the same order, the Serial calls and domain 0's events in the
-// same order. Event times sit on a coarse grid, so events of one domain often share a time and
-// their order comes down to the order they were pushed in, across domains: the part that lanes
-// running at once could change.
+// every domain the same events in the same order, the Serial calls and domain 0's events (its
+// own and those the domains push to it) in the same order. Event times sit on a coarse grid, so
+// events of one domain often share a time and their order comes down to the order they were pushed
+// in, across domains: the part that lanes running at once could change.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -42,6 +42,12 @@ struct Notices : EventHandler {
   Trace log;
   void OnEvent(uint64_t arg) override;
 };
+// Domain 0: what nodes tell it arrives between windows, in one core's order.
+struct Probe : EventHandler {
+  Model* model = nullptr;
+  Trace log;
+  void OnEvent(uint64_t arg) override;
+};
 // Domain 0: sees the whole model at one instant between windows.
 struct Sampler : EventHandler {
   Model* model = nullptr;
@@ -55,6 +61,7 @@ struct Model {
   // domain on lane 0 (the other lanes then run only what they take from it).
   explicit Model(uint32_t lanes, bool all_on_lane_0 = false) {
     notices.model = this;
+    probe.model = this;
     sampler.model = this;
     for (uint32_t i = 0; i < kDomains; ++i) {
       nodes[i].model = this;
@@ -82,6 +89,7 @@ struct Model {
   Scheduler sched;
   std::array<Node, kDomains> nodes;  // nodes[i] is domain i + 1
   Notices notices;
+  Probe probe;
   Sampler sampler;
 };
 
@@ -99,7 +107,10 @@ void Node::OnEvent(uint64_t arg) {
   // Events of its own inside the window, on the grid: ties with arrivals are common.
   if (((x >> 20) & 3) != 0) s.At(OnGrid(s.Now(), (x >> 24) % 4), this, x & ~uint64_t{1});
   if (((x >> 28) & 7) == 0) s.Serial(&model->notices, x);
+  if (((x >> 44) & 7) == 0) s.AtIn(0, OnGrid(s.Now(), 4), &model->probe, x);
 }
+
+void Probe::OnEvent(uint64_t arg) { log.emplace_back(model->sched.Now().ps(), arg); }
 
 void Notices::OnEvent(uint64_t arg) {
   Scheduler& s = model->sched;
@@ -132,6 +143,7 @@ void ExpectSameRun(const Model& m, const Model& one) {
     EXPECT_EQ(m.nodes[d].trace, one.nodes[d].trace) << "domain " << d + 1;
   }
   EXPECT_EQ(m.notices.log, one.notices.log);
+  EXPECT_EQ(m.probe.log, one.probe.log);
   EXPECT_EQ(m.sampler.log, one.sampler.log);
 }
 
@@ -141,6 +153,7 @@ TEST(SchedulerLanesTest, ExecutesAsOneCoreOnTwoAndThreeLanes) {
   // Each node stops scheduling at its kEventsPerNode-th event but still runs what was queued.
   ASSERT_GE(one.NodeEventsSeen(), kDomains * kEventsPerNode);
   ASSERT_GT(one.notices.log.size(), 50u);
+  ASSERT_GT(one.probe.log.size(), 50u);
   // The ordering under test must be exercised: many ties inside domains.
   ASSERT_GT(Ties(one), 200u);
   for (const uint32_t lanes : {1u, 2u, 3u}) {
@@ -175,6 +188,7 @@ TEST(SchedulerLanesTest, SlicedRunMatchesWhole) {
   while (!sliced.sched.empty()) sliced.sched.RunUntil(Time::Infinite(), 97);
   for (uint32_t d = 0; d < kDomains; ++d) EXPECT_EQ(sliced.nodes[d].trace, whole.nodes[d].trace);
   EXPECT_EQ(sliced.notices.log, whole.notices.log);
+  EXPECT_EQ(sliced.probe.log, whole.probe.log);
 }
 
 // The tie rule itself (docs/multicore.md, "The determinism rule"): of events pushed in one window
