@@ -70,7 +70,16 @@ class Twin {
       case 2:
         return -1.0 / static_cast<double>(1 + Pick(1000));
       default:
-        return Pick(2) == 0 ? std::numeric_limits<double>::quiet_NaN() : 0.1;  // NaN: null
+        switch (Pick(4)) {
+          case 0:
+            return std::numeric_limits<double>::quiet_NaN();  // null, as infinities
+          case 1:
+            return -std::numeric_limits<double>::infinity();
+          case 2:
+            return -0.0;
+          default:
+            return 0.1;
+        }
     }
   }
   std::string String() {
