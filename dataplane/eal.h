@@ -18,7 +18,7 @@ struct EalOptions {
   std::vector<std::string> vdevs;  // e.g. "net_af_packet0,iface=veth0" (real-time mode)
   std::string lcores = "0";
   // Software mode: the clock is virtual and nothing reads the TSC rate, so the EAL's 100 ms
-  // measurement of it is cut to 1 ms (dataplane/eal_syscalls.h). Real-time mode leaves it off.
+  // measurement of it is cut to 0.1 ms (dataplane/eal_syscalls.h). Real-time mode leaves it off.
   bool quick_tsc_estimate = false;
   // Software mode: the calling thread keeps the CPUs it may run on. The EAL pins it to the main
   // lcore's CPU (CPU 0 for `-l 0`) and every thread it starts later inherits that: the lanes of
