@@ -61,4 +61,16 @@ std::vector<std::string> ScenarioInputFiles(const fabric_emu::Scenario& scenario
   return files;
 }
 
+std::string ScenarioDirOf(const std::string& scenario_path) {
+  const std::filesystem::path dir = std::filesystem::path(scenario_path).parent_path();
+  return dir.empty() ? "." : dir.string();
+}
+
+std::vector<std::string> RunInputFiles(const std::string& scenario_path,
+                                       const fabric_emu::Scenario& scenario) {
+  std::vector<std::string> inputs = ScenarioInputFiles(scenario, ScenarioDirOf(scenario_path));
+  inputs.push_back(scenario_path);
+  return inputs;
+}
+
 }  // namespace fe::control

@@ -24,8 +24,18 @@ bool IsInputPathField(const google::protobuf::FieldDescriptor* field);
 void AnchorInputPaths(const std::filesystem::path& scenario_dir,
                       google::protobuf::Message* message);
 
+// The folder a scenario's relative paths start from: the scenario file's own ("." for a bare
+// name).
+std::string ScenarioDirOf(const std::string& scenario_path);
+
 // Every input file the scenario names, anchored as above.
 std::vector<std::string> ScenarioInputFiles(const fabric_emu::Scenario& scenario,
                                             const std::filesystem::path& scenario_dir);
+
+// What a run's output directory must not replace: the scenario file and the files it reads. Not
+// the events file of a replay, read before the directory is readied (it may be that run's
+// events.csv, which the replay writes again).
+std::vector<std::string> RunInputFiles(const std::string& scenario_path,
+                                       const fabric_emu::Scenario& scenario);
 
 }  // namespace fe::control
