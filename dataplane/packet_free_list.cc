@@ -14,6 +14,8 @@
 #include <new>
 #include <vector>
 
+#include "dataplane/chunk_stock.h"
+
 namespace fe::dp {
 namespace {
 
@@ -153,6 +155,8 @@ int Populate(rte_mempool* mp, unsigned max_objs, void* vaddr, rte_iova_t /*iova*
 void Free(rte_mempool* mp) {
   delete Of(mp);
   mp->pool_data = nullptr;
+  delete static_cast<ChunkStock*>(mp->pool_config);
+  mp->pool_config = nullptr;
 }
 
 void PublishCount(Lane& lane) {

@@ -10,7 +10,9 @@
 namespace fe::dp {
 
 // The mempool ops name of the store, registered with DPDK by the first call; set it on an empty
-// pool whose elements are mbufs (rte_mempool_set_ops_byname), before populating it. The store's
+// pool whose elements are mbufs (rte_mempool_set_ops_byname), before populating it. The pool's
+// ops config, if any, is the ChunkStock (dataplane/chunk_stock.h) its memory comes from, which
+// the store deletes with the pool. The store's
 // populate writes no object header: the line before each object (the pool's header_size, at least
 // 64 bytes) is the mbuf's to use as its data room, and the store keeps its lists there while the
 // mbuf is free.

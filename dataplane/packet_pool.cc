@@ -5,8 +5,10 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <memory>
 #include <mutex>
 
+#include "dataplane/chunk_stock.h"
 #include "dataplane/packet.h"
 #include "dataplane/packet_free_list.h"
 
@@ -16,26 +18,12 @@ namespace {
 
 constexpr unsigned kCacheSize = 512;  // DPDK's maximum per-lcore cache
 // A growth adds a huge page of objects: a pool's memory is at most that much more than its peak
-// use (the kernel backs the page whole on its first touch).
-constexpr size_t kHugePageBytes = 2u << 20;
+// use (the kernel backs the page whole on its first touch), and one more page ready for the next
+// growth.
+constexpr size_t kHugePageBytes = ChunkStock::kChunkBytes;
 constexpr char kLifoOps[] = "stack";  // DPDK's LIFO, for DPDK-heap pools
 
 void Unmap(rte_mempool_memhdr* hdr, void* /*opaque*/) { munmap(hdr->addr, hdr->len); }
-
-// Anonymous memory starting on a 2 MB boundary, advised to use transparent huge pages (a no-op
-// where the kernel has them off); nullptr if the kernel refuses.
-char* MapAligned(size_t bytes) {
-  void* raw = mmap(nullptr, bytes + kHugePageBytes, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (raw == MAP_FAILED) return nullptr;
-  const auto base = reinterpret_cast<uintptr_t>(raw);
-  const uintptr_t aligned = (base + kHugePageBytes - 1) & ~(kHugePageBytes - 1);
-  if (aligned > base) munmap(raw, aligned - base);
-  const uintptr_t tail = base + bytes + kHugePageBytes - (aligned + bytes);
-  if (tail > 0) munmap(reinterpret_cast<void*>(aligned + bytes), tail);
-  madvise(reinterpret_cast<void*>(aligned), bytes, MADV_HUGEPAGE);
-  return reinterpret_cast<char*>(aligned);
-}
 
 Status Failed(const std::string& what, uint32_t n) {
   return Status::Error("cannot create a pool of " + std::to_string(n) + " mbufs (" + what +
@@ -69,10 +57,17 @@ StatusOr<rte_mempool*> CreatePacketPool(const std::string& name, uint32_t n,
   priv.mbuf_priv_size = priv_bytes;
   static_assert(RTE_MEMPOOL_ALIGN == kHostPagesDataRoomBytes,
                 "the data room is the object header's line, which DPDK makes a cache line");
-  if (rte_mempool_set_ops_byname(mp, PacketFreeListOps(), nullptr) != 0) {
+  // The chunks a growth adds: as many as the pool's cap may need, each a huge page holding a
+  // whole number of objects (none straddles one).
+  rte_mempool_objsz sz;
+  rte_mempool_calc_obj_size(mp->elt_size, mp->flags, &sz);
+  const size_t per_chunk = kHugePageBytes / sz.total_size;
+  auto stock = std::make_unique<ChunkStock>((size_t{n} + per_chunk - 1) / per_chunk);
+  if (rte_mempool_set_ops_byname(mp, PacketFreeListOps(), stock.get()) != 0) {
     rte_mempool_free(mp);
     return Failed("LIFO ops", n);
   }
+  stock.release();  // the pool's ops own it now
   rte_pktmbuf_pool_init(mp, &priv);
 
   // Objects are added a chunk at a time as the run needs them (GrowPacketPool), so a large cap
@@ -87,17 +82,12 @@ StatusOr<rte_mempool*> CreatePacketPool(const std::string& name, uint32_t n,
 bool GrowPacketPool(rte_mempool* mp) {
   // Only host-page pools start part-filled; a DPDK-heap pool is full from the start.
   if (mp->populated_size >= mp->size) return false;
-  rte_mempool_objsz sz;
-  rte_mempool_calc_obj_size(mp->elt_size, mp->flags, &sz);
-  const size_t objects =
-      std::min<size_t>(kHugePageBytes / sz.total_size, mp->size - mp->populated_size);
-  // Whole huge pages, each holding a whole number of objects (none straddles one): what does not
-  // fit is added by the next growth.
-  const size_t bytes = RTE_ALIGN_CEIL(objects * sz.total_size, kHugePageBytes);
-  char* mem = MapAligned(bytes);
+  auto* const stock = static_cast<ChunkStock*>(mp->pool_config);
+  char* const mem = stock != nullptr ? stock->Take() : nullptr;
   if (mem == nullptr) return false;
-  if (rte_mempool_populate_virt(mp, mem, bytes, kHugePageBytes, Unmap, nullptr) <= 0) {
-    munmap(mem, bytes);
+  // What does not fit in the page is added by the next growth.
+  if (rte_mempool_populate_virt(mp, mem, kHugePageBytes, kHugePageBytes, Unmap, nullptr) <= 0) {
+    munmap(mem, kHugePageBytes);
     return false;
   }
   return true;
@@ -132,6 +122,8 @@ bool ReleaseIdlePacketMemory(rte_mempool* mp) {
   // Only DPDK's chain of all objects through their headers is cut, which only
   // rte_mempool_obj_iter walks (audits and dumps; nothing here calls it).
   if (!ResetPacketFreeList(mp)) return false;
+  // First, so that no chunk is still being backed when its pages go back.
+  if (auto* const stock = static_cast<ChunkStock*>(mp->pool_config)) stock->ReleaseSpare();
   STAILQ_FOREACH(hdr, &mp->mem_list, next) madvise(hdr->addr, hdr->len, MADV_DONTNEED);
   return true;
 }
