@@ -10,6 +10,8 @@ namespace fe::dp {
 
 namespace {
 
+constexpr size_t kPageBytes = 4096;  // the smallest page a chunk may be backed with
+
 // Anonymous memory starting on a huge-page boundary, advised to use transparent huge pages (a
 // no-op where the kernel has them off); nullptr if the kernel refuses.
 char* MapAligned(size_t bytes) {
@@ -51,30 +53,37 @@ ChunkStock::~ChunkStock() {
 }
 
 void ChunkStock::Make() {
-  Back(made_[0]);  // only this thread changes made_ after the constructor
+  // The first chunk may be in use already: it is backed by a call that writes nothing.
+  PrefaultForWrite(made_[0], kChunkBytes);  // only this thread changes made_ after the constructor
+  Backed();
   for (;;) {
     {
       std::unique_lock hold(lock_);
       // One ahead of those taken: the next growth's chunk is ready, and no more is held.
       changed_.wait(hold, [this] { return stopping_ || made_.size() <= taken_; });
       if (stopping_ || made_.size() == chunks_) return;
+      backing_ = true;
     }
     char* const chunk = MapAligned(kChunkBytes);
+    // No one sees the chunk before it is backed, so its pages are faulted in by writes of zero,
+    // which take no process-wide lock. The call the first chunk needs holds the process's mmap
+    // lock while it backs the chunk (0.2-5 ms), and every other thread's mmap, munmap and brk,
+    // malloc's included, would wait for it.
+    if (chunk != nullptr) {
+      for (size_t at = 0; at < kChunkBytes; at += kPageBytes) {
+        static_cast<volatile char*>(chunk)[at] = 0;
+      }
+    }
     {
       const std::lock_guard hold(lock_);
       made_.push_back(chunk);
-      backing_ = chunk != nullptr;
     }
-    changed_.notify_all();
+    Backed();
     if (chunk == nullptr) return;
-    Back(chunk);
   }
 }
 
-void ChunkStock::Back(char* chunk) {
-  // Outside the lock: a taker may already use the chunk. Backing it writes nothing, so the
-  // taker's first writes find their pages, or fault them in themselves.
-  PrefaultForWrite(chunk, kChunkBytes);
+void ChunkStock::Backed() {
   {
     const std::lock_guard hold(lock_);
     backing_ = false;

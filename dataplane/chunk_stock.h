@@ -26,8 +26,9 @@ class ChunkStock {
   ChunkStock(const ChunkStock&) = delete;
   ChunkStock& operator=(const ChunkStock&) = delete;
 
-  // The next chunk (mapped; backed, or being backed, by the thread), waiting for the thread to
-  // map it if need be; nullptr once every chunk is taken, or when the kernel refused a mapping.
+  // The next chunk, waiting for the thread to make it if need be: the first as soon as it is
+  // mapped (the thread backs it meanwhile), the others backed. nullptr once every chunk is
+  // taken, or when the kernel refused a mapping.
   char* Take();
   // Waits until the thread backs no chunk, then gives the pages of the chunks made and not taken
   // back to the kernel (to read as zero): the pool's own memory goes back at the run's end, and
@@ -37,15 +38,15 @@ class ChunkStock {
 
  private:
   void Make();
-  // Backs a chunk's pages, then clears backing_ (set when the chunk was made).
-  void Back(char* chunk);
+  // Clears backing_ (set when a chunk's making began) and tells the waiters.
+  void Backed();
 
   const size_t chunks_;
   std::mutex lock_;
   std::condition_variable changed_;
   std::vector<char*> made_;  // in order; nullptr where a mapping failed
   size_t taken_ = 0;
-  bool backing_ = false;  // a chunk is made and its backing not yet done
+  bool backing_ = false;  // a chunk is being made or backed
   bool stopping_ = false;
   std::thread thread_;
 };
