@@ -1,5 +1,7 @@
 #include "core/lane_workers.h"
 
+#include <chrono>
+
 namespace fe {
 
 namespace {
@@ -27,14 +29,37 @@ LaneWorkers::LaneWorkers(uint32_t lanes, const std::function<void()>& on_start) 
 
 LaneWorkers::~LaneWorkers() {
   stop_ = true;
-  round_.fetch_add(1, std::memory_order_release);
+  NextRound();
   for (std::thread& t : threads_) t.join();
+}
+
+void LaneWorkers::NextRound() {
+  // Sequentially consistent, with the parking lane's count and wait: either this sees the lane
+  // parked, or the lane's wait sees the new round (and does not sleep).
+  round_.fetch_add(1);
+  if (parked_.load() > 0) round_.notify_all();
+}
+
+void LaneWorkers::AwaitRound(uint32_t seen) {
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point since = Clock::now();
+  for (uint32_t spins = 0; round_.load(std::memory_order_acquire) == seen; ++spins) {
+    if ((spins & 1023) != 1023) {
+      __builtin_ia32_pause();
+    } else if (Clock::now() - since < kParkAfter) {
+      std::this_thread::yield();
+    } else {
+      parked_.fetch_add(1);
+      round_.wait(seen);
+      parked_.fetch_sub(1);
+    }
+  }
 }
 
 void LaneWorkers::Run(const std::function<void(uint32_t)>& work) {
   work_ = &work;
   done_.store(0, std::memory_order_relaxed);
-  round_.fetch_add(1, std::memory_order_release);
+  NextRound();
   work(0);
   const auto others = static_cast<uint32_t>(threads_.size());
   SpinUntil([&] { return done_.load(std::memory_order_acquire) == others; });
@@ -42,9 +67,9 @@ void LaneWorkers::Run(const std::function<void(uint32_t)>& work) {
 
 void LaneWorkers::Loop(uint32_t lane, const std::function<void()>& on_start) {
   if (on_start) on_start();
-  uint64_t seen = 0;
+  uint32_t seen = 0;
   for (;;) {
-    SpinUntil([&] { return round_.load(std::memory_order_acquire) != seen; });
+    AwaitRound(seen);
     ++seen;
     if (stop_) return;
     (*work_)(lane);

@@ -1,9 +1,12 @@
 // The threads a multi-core run spreads each window's domains over: started once, woken for every
 // window and waited for at its end (a barrier of atomics, so that a window of a few hundred
-// microseconds does not pay a futex's wake-up latency twice).
+// microseconds does not pay a futex's wake-up latency twice). A lane that has waited for a round
+// longer than a window lasts (the run is between slices, paced, or over) parks until the next,
+// leaving its CPU to other threads: the outputs' writers once the run is over.
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <thread>
@@ -27,13 +30,21 @@ class LaneWorkers {
 
  private:
   void Loop(uint32_t lane, const std::function<void()>& on_start);
+  // Returns once round_ is no longer `seen`: spinning, then parked.
+  void AwaitRound(uint32_t seen);
+  // Starts a round (or the stop), waking parked lanes.
+  void NextRound();
+  // Longer than a window (hundreds of microseconds at most), short against a pause between
+  // slices or the outputs' writing.
+  static constexpr std::chrono::microseconds kParkAfter{2000};
 
   std::vector<std::thread> threads_;
   const std::function<void(uint32_t)>* work_ = nullptr;
   bool stop_ = false;
   // Bumped to start a round (or to stop); the lanes count themselves done. Apart, so the
   // lanes' spinning on one does not bounce the other's line.
-  alignas(64) std::atomic<uint64_t> round_{0};
+  alignas(64) std::atomic<uint32_t> round_{0};  // compared for change only: it may wrap
+  std::atomic<uint32_t> parked_{0};             // lanes asleep on round_, rarely written
   alignas(64) std::atomic<uint32_t> done_{0};
 };
 
