@@ -57,6 +57,14 @@ double ValidateTrace(Validation& v, const TraceFile& t, const Site& s) {
     v.out.Add(s, TraceFile::kFileFieldNumber, w.status().message());
     return 0;
   }
+  // A header alone (or an ns-3 file of "0" flows) is not the file the user meant: its run would
+  // send nothing, and say so only in the outputs.
+  if (w.value().size() == 0) {
+    v.out.Add(
+        s, TraceFile::kFileFieldNumber,
+        TracePath(t, v.scenario_dir.string()) + ": holds no flows: a run of it would send nothing");
+    return 0;
+  }
   return static_cast<double>(w.value().size());
 }
 

@@ -179,6 +179,11 @@ TEST(TraceSectionTest, MissingHeaderIsRefusedAtTheFirstConnection) {
   ExpectRefused("missing_header.cm", "3: a connection before the `Nodes N` header");
 }
 
+TEST(TraceSectionTest, TraceOfNoFlowsIsRefused) {
+  ExpectRefused("header_only.csv", " holds no flows: a run of it would send nothing");
+  ExpectRefused("zero_flows.txt", " holds no flows: a run of it would send nothing");
+}
+
 TEST(TraceSectionTest, SectionFieldsAreChecked) {
   const auto refused = [](const std::string& trace_fields) {
     StatusOr<fabric_emu::Scenario> s = LoadScenarioText(
