@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds Release and runs the default scenario.
+# Installs what is missing, builds the fabric-emu binary (Release, not the tests) and runs the
+# default scenario.
 # Extra arguments go to `fabric-emu run`, e.g. scripts/demo.sh --seed 7 --out out/seed7
 # (relative paths are taken from the repository root).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 scripts/install-deps.sh
-scripts/build.sh Release build
+scripts/build.sh Release build fabric-emu
 
 # Default the output directory only when the caller did not choose one; remember it either way
 # to say where the files went.

@@ -51,6 +51,8 @@ seeds_of() {
 }
 
 scripts/install-deps.sh
+# ccache (CMakeLists.txt) keys on paths relative to the checkout: another clone reuses the objects.
+export CCACHE_BASEDIR="${PWD}"
 echo "fuzz: cmake -S . -B ${build_dir} -DFE_FUZZ=ON (clang++, ASan + UBSan)"
 # -O1 with line tables only: stack traces keep their file:line, and the build of every library
 # takes a fifth less compile time than at -O2 -g, which is most of what this script costs in CI.

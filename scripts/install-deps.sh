@@ -6,7 +6,7 @@ set -euo pipefail
 
 packages=(
   # Toolchain.
-  build-essential g++ cmake pkg-config
+  build-essential g++ cmake pkg-config ccache
   # Libraries the code links against.
   libdpdk-dev dpdk libprotobuf-dev protobuf-compiler libboost-dev libibverbs-dev nlohmann-json3-dev
   # Tests and benchmarks.
