@@ -5,8 +5,11 @@
 #include "congestion/cnp_pacer.h"
 #include "congestion/dcqcn.h"
 #include "congestion/hpcc.h"
+#include "control/packet_budget.h"
 #include "control/switch_params.h"
 #include "control/workload_build.h"
+#include "core/machine_memory.h"
+#include "dataplane/packet.h"
 #include "topology/build.h"
 
 namespace fe::control {
@@ -108,6 +111,24 @@ std::vector<dp::MessageSpec> MessagesOf(const Workload& w) {
 
 namespace {
 
+// The software run's packet budget on this machine (control/packet_budget.h).
+// run.memory_limit_bytes, given, replaces what the machine has available.
+StatusOr<PacketBudget> PlanSoftwarePackets(const topo::Graph& graph, size_t messages,
+                                           uint64_t packets, bool hpcc,
+                                           uint64_t memory_limit_bytes) {
+  SetUpCost cost;
+  for (const topo::Node& node : graph.nodes()) cost.link_ends += node.links.size();
+  cost.hosts = graph.num_hosts();
+  cost.switches = graph.num_switches();
+  cost.messages = messages;
+  const uint64_t bytes_per_packet =
+      dp::HostPagePacketBytes(hpcc ? dp::kPacketPrivBytes : 0) + sizeof(Event);
+  const bool limit_given = memory_limit_bytes > 0;
+  return PlanPacketBudget(cost, packets, bytes_per_packet,
+                          limit_given ? memory_limit_bytes : AvailableMemoryBytes(), limit_given,
+                          dp::kMinMbufPoolSize);
+}
+
 // BuildEmulation once the graph and the workload are known.
 StatusOr<std::unique_ptr<Emulation>> Assemble(const fabric_emu::Scenario& scenario,
                                               topo::Graph graph, Workload workload, uint64_t seed,
@@ -126,14 +147,22 @@ StatusOr<std::unique_ptr<Emulation>> Assemble(const fabric_emu::Scenario& scenar
   ApplySwitchSection(scenario.switch_(), e->graph, &params);
   params.ecmp_seed = static_cast<uint32_t>(seed);
   params.random_seed = seed;
-  // Enough mbufs for every packet of every message to be in the fabric at once, within bounds:
-  // a run that still runs out reports it instead of stalling.
   uint64_t packets = 0;
   for (const dp::MessageSpec& m : messages) {
     packets += (m.size_bytes + params.nic.mtu_payload_bytes - 1) / params.nic.mtu_payload_bytes;
   }
-  params.mbuf_pool_size = static_cast<uint32_t>(
-      std::clamp<uint64_t>(2 * packets + 4096, dp::kMinMbufPoolSize, dp::kMaxMbufPoolSize));
+  if (pool_memory == dp::PoolMemory::kHostPages) {
+    StatusOr<PacketBudget> budget = PlanSoftwarePackets(
+        e->graph, messages.size(), packets, params.nic.cc == dp::CongestionControl::kHpcc,
+        scenario.run().memory_limit_bytes());
+    if (!budget.ok()) return budget.status();
+    e->packet_budget = *budget;
+    params.mbuf_pool_size = static_cast<uint32_t>(std::min<uint64_t>(budget->pool_cap, UINT32_MAX));
+  } else {
+    // DPDK's heap holds the whole pool from the start, within the memory the EAL was given.
+    params.mbuf_pool_size = static_cast<uint32_t>(
+        std::clamp<uint64_t>(2 * packets + 4096, dp::kMinMbufPoolSize, dp::kMaxDpdkHeapPoolSize));
+  }
   params.pool_memory = pool_memory;
   StatusOr<std::unique_ptr<dp::Fabric>> fabric =
       dp::Fabric::Create(e->graph, e->routes, params, &e->sched);

@@ -9,6 +9,7 @@
 
 #include "control/commands/executor.h"
 #include "control/failures.h"
+#include "control/packet_budget.h"
 #include "core/scheduler.h"
 #include "core/status.h"
 #include "dataplane/fabric.h"
@@ -39,6 +40,8 @@ struct Emulation {
   // Runs the scenario's schedule and commands from outside (control/commands/). Last: it acts
   // on everything above.
   std::unique_ptr<CommandExecutor> commands;
+  // A software run's packet pool: its cap and why (control/packet_budget.h).
+  PacketBudget packet_budget;
 };
 
 // The scenario's NIC section as NIC parameters: unset fields keep their documented defaults,

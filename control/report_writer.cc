@@ -186,6 +186,7 @@ SplicedJson SummaryDocument(const fabric_emu::Scenario& scenario, uint64_t seed,
   j["stopped_early"] = run.stopped_early;
   j["stop_reason"] = run.stop_reason.empty() ? Json(nullptr) : Json(run.stop_reason);
   if (!run.no_progress.empty()) j["no_progress"] = run.no_progress;
+  if (!run.failure.empty()) j["failure"] = run.failure;
   j["wall_time_s"] = run.wall_time_s;
   const double wall = run.wall_time_s > 0 ? run.wall_time_s : 1e-9;
   j["packet_hops_per_wall_s"] = static_cast<double>(t.packet_hops) / wall;

@@ -196,6 +196,11 @@ int Run(const CliArgs& args, ReadyRun ready, std::optional<StopSignals>* signals
     std::cerr << "fabric-emu: run failed: no progress: " << run->no_progress << "\n";
     return kExitRuntimeFailure;
   }
+  if (!run->failure.empty()) {
+    std::cerr << "fabric-emu: run failed: " << run->failure
+              << "; the outputs hold the run so far\n";
+    return kExitRuntimeFailure;
+  }
   if (run->stop_signal != 0) {
     std::cerr << "fabric-emu: stopped by " << StopSignals::Name(run->stop_signal)
               << " at simulated " << run->simulated_time.ns()

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "control/commands/validate_command.h"
+#include "control/packet_budget.h"
 #include "control/validation.h"
 #include "dataplane/fabric.h"
 
@@ -51,6 +52,11 @@ void CheckRun(Validation& v) {
   v.Duration(s, fabric_emu::Run::kNoProgressTimeoutNsFieldNumber, run.no_progress_timeout_ns(),
              false);
   v.out.InRange<uint32_t>(s, fabric_emu::Run::kCoresFieldNumber, run.cores(), 1, kMaxRunCores);
+  if (run.memory_limit_bytes() != 0) {
+    v.out.InRange<uint64_t>(s, fabric_emu::Run::kMemoryLimitBytesFieldNumber,
+                            run.memory_limit_bytes(), kMinMemoryLimitBytes, UINT64_MAX >> 1,
+                            "0 leaves the machine's available memory");
+  }
 }
 
 }  // namespace

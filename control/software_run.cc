@@ -149,17 +149,10 @@ StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
     r.events += ran;
     if (*capture != nullptr) (*capture)->Flush();
     if (e.fabric->nic_alloc_failures() > 0) {
-      const uint64_t timeouts = e.fabric->Totals().nics.retransmit_timeouts;
-      // The usual cause: a timeout shorter than a round trip, so that every sender resends its
-      // whole window again and again.
-      const std::string hint =
-          timeouts > 0 ? "; " + std::to_string(timeouts) +
-                             " retransmission timeouts fired, so nic.transport."
-                             "retransmit_timeout_ns may be shorter than the fabric's round trip"
-                       : "";
-      return Status::Error("the packet pool ran out of mbufs at simulated " +
-                           std::to_string(e.sched.Now().ns()) +
-                           " ns; the fabric holds more packets than it was sized for" + hint);
+      r.failure = OutOfPacketsMessage(e.packet_budget, dp::PacketsInUse(e.fabric->pool()),
+                                      e.sched.Now(), e.fabric->Totals().nics.retransmit_timeouts);
+      r.stop_reason = "packet memory";
+      break;
     }
     // The samplers keep their rows in memory until the run ends: a grid too fine for the fabric
     // and the run's length stops the run with a way out, rather than exhausting memory.

@@ -44,12 +44,15 @@ struct SoftwareRunResult {
   // The run ended before every message finished (completed, given up or never to start).
   bool stopped_early = false;
   // Why the run ended there: "run.stop_ns", "signal SIGINT" or "signal SIGTERM", "no progress",
-  // "api shutdown"; empty when every message finished.
+  // "api shutdown", "packet memory"; empty when every message finished.
   std::string stop_reason;
   int stop_signal = 0;  // SIGINT or SIGTERM when a signal stopped the run
   // Set when the run stopped for want of progress (control/progress_watch.h): which flows, where
   // their frames are dropped and the setting behind it. The run has failed, its outputs stand.
   std::string no_progress;
+  // Set when the run could not go on (its packets outgrew the pool: control/packet_budget.h),
+  // saying why. The run has failed, its outputs stand.
+  std::string failure;
   std::unique_ptr<RateSampler> rates;    // set when run.rate_sample_interval_ns > 0
   std::unique_ptr<QueueSampler> queues;  // set when run.queue_sample_interval_ns > 0
 };

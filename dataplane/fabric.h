@@ -35,7 +35,9 @@
 namespace fe::dp {
 
 inline constexpr uint32_t kMinMbufPoolSize = 8191;
-inline constexpr uint32_t kMaxMbufPoolSize = (1u << 21) - 1;
+// A pool in DPDK's heap is whole from the start and must fit the memory the EAL was given; a
+// host-page pool grows on demand, up to what its owner plans (control/packet_budget.h).
+inline constexpr uint32_t kMaxDpdkHeapPoolSize = (1u << 21) - 1;
 
 struct FabricParams {
   NicParams nic;

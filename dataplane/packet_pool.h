@@ -29,6 +29,11 @@ enum class PoolMemory {
 // 371,711 packets in flight, 64 bytes each are 22.7 MiB.
 inline constexpr uint16_t kHostPagesDataRoomBytes = 64;
 
+// The memory one mbuf of a host-page pool takes, with priv_bytes of private area.
+inline constexpr uint64_t HostPagePacketBytes(uint16_t priv_bytes) {
+  return kHostPagesDataRoomBytes + sizeof(rte_mbuf) + priv_bytes;
+}
+
 // A LIFO pool of up to n mbufs: the most recently freed mbufs, still in cache, are handed out
 // first (DPDK's default ring pool is FIFO and cycles through all of them). A host-page pool starts
 // with one chunk and grows on demand up to n (see AllocPacket). data_room_bytes applies to

@@ -9,6 +9,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 usage() {
   cat <<'TEXT'
 usage: scripts/bench.sh [--runs N] [--cores-list "1 2"] [--no-build] [--binary FILE] [--no-micro]
+                          [--large]
 
 Installs what is missing, builds Release, then runs the benchmark scenarios (bench_k8: 128
 hosts, bench_k16: 1,024 hosts) N times at each core count, the core counts alternating within
@@ -40,6 +41,10 @@ taken in the same hour.
   --binary FILE      run FILE instead of build/fabric-emu (implies --no-build), e.g. to measure
                      an earlier build: alternate the two in the same hour
   --no-micro         skip the Google Benchmark micro-benchmarks (build/tests/bench/fabric_bench)
+  --large            run the large fabrics of scenarios/large/ instead (docs/scale.md): k = 32
+                     without congestion control (8,192 hosts, about 12 s and 0.7 GB on two
+                     cores) and k = 64 with DCQCN (65,536 hosts, minutes and about 3 GB); try
+                     --runs 1 --cores-list 2 --no-micro first
   -h, --help         this text
 
 Outputs of the last run of each scenario and core count: out/<scenario>/cores<N>/summary.json,
@@ -52,6 +57,7 @@ cores_list="1 2"
 build=1
 binary=build/fabric-emu
 micro=1
+large=0
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --runs)
@@ -88,6 +94,10 @@ while [[ $# -gt 0 ]]; do
       micro=0
       shift
       ;;
+    --large)
+      large=1
+      shift
+      ;;
     -h | --help)
       usage
       exit 0
@@ -101,6 +111,13 @@ done
 read -r -a cores_counts <<<"${cores_list}"
 
 scenarios=(bench_k8 bench_k16)
+if ((large == 1)); then
+  scenarios=()
+  for file in scenarios/large/*.textproto; do
+    name=${file#scenarios/}
+    scenarios+=("${name%.textproto}")
+  done
+fi
 
 # Prints the number stored under KEY in the JSON file FILE, or nothing if it is absent.
 json_number() {
