@@ -10,6 +10,7 @@
 #include "control/packet_budget.h"
 #include "control/validation.h"
 #include "dataplane/fabric.h"
+#include "topology/proto_utf8.h"
 
 namespace fe::control {
 namespace {
@@ -25,6 +26,24 @@ void CheckName(Validation& v) {
             "must be 1 to 64 letters, digits, '_', '-' or '.', not starting with '.', since "
             "it names the output directory out/<name>; got " +
                 Quoted(name));
+}
+
+// Every string of the scenario may reach an output (a job's name, a switch's, a file's), and
+// JSON and CSV hold UTF-8 only: one that is not is refused here, at its line.
+bool CheckUtf8(Validation& v) {
+  bool ok = true;
+  topo::ForEachNonUtf8String(
+      v.scenario, [&](std::span<const topo::FieldStep> path, const std::string& value, size_t at) {
+        Site site = v.root;
+        for (size_t i = 0; i + 1 < path.size(); ++i) {
+          site = site.Nested(path[i].field->number(), path[i].index);
+        }
+        const topo::FieldStep& last = path.back();
+        v.out.AddAt(site.Line(last.field->number(), last.index),
+                    site.Path(last.field->number(), last.index), topo::NonUtf8Reason(value, at));
+        ok = false;
+      });
+  return ok;
 }
 
 void CheckTraffic(Validation& v) {
@@ -75,6 +94,7 @@ std::vector<std::string> ValidateScenario(const Scenario& scenario,
                                           const pb::TextFormat::ParseInfoTree& locations,
                                           const std::string& display_name) {
   Validation v(scenario, locations, display_name);
+  if (!CheckUtf8(v)) return std::move(v.out).SortedByLine();
   CheckName(v);
   if (v.out.Present(v.root, Scenario::kTopologyFieldNumber, scenario.has_topology(),
                     "a topology { fat_tree | clos | rail_optimized | graph { ... } }")) {

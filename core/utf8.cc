@@ -29,4 +29,13 @@ size_t Utf8Length(std::string_view text, size_t i) {
   return n;
 }
 
+size_t FirstNonUtf8(std::string_view text) {
+  for (size_t i = 0; i < text.size();) {
+    const size_t n = Utf8Length(text, i);
+    if (n == 0) return i;
+    i += n;
+  }
+  return std::string_view::npos;
+}
+
 }  // namespace fe

@@ -5,8 +5,10 @@
 #include <google/protobuf/io/tokenizer.h>
 
 #include "core/file_text.h"
+#include "core/printable.h"
 #include "topology/field_error.h"
 #include "topology/limits.h"
+#include "topology/proto_utf8.h"
 
 namespace fe::topo {
 namespace {
@@ -46,6 +48,21 @@ Status ReadGraphFile(const std::string& file, const std::string& scenario_dir, G
   if (!parser.ParseFromString(*text, &out.graph)) {
     return FieldError(where, file + ":" + errors.message());
   }
+  std::string not_utf8;
+  ForEachNonUtf8String(
+      out.graph, [&](std::span<const FieldStep> at, const std::string& value, size_t offset) {
+        if (not_utf8.empty()) {
+          const google::protobuf::TextFormat::ParseInfoTree* tree = &out.locations;
+          for (size_t i = 0; i + 1 < at.size() && tree != nullptr; ++i) {
+            tree = tree->GetTreeForNested(at[i].field, at[i].index);
+          }
+          const int line =
+              tree == nullptr ? -1 : tree->GetLocation(at.back().field, at.back().index).line;
+          not_utf8 = Printable(file) + (line >= 0 ? ":" + std::to_string(line + 1) : "") + ": " +
+                     FieldPathText(at) + ": " + NonUtf8Reason(value, offset);
+        }
+      });
+  if (!not_utf8.empty()) return FieldError(where, not_utf8);
   if (out.graph.has_file()) {
     return FieldError(where, Quoted(file) +
                                  " names a file itself; a graph file holds nodes "

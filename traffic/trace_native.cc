@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/utf8.h"
 #include "traffic/csv_field.h"
 #include "traffic/trace_text.h"
 
@@ -188,6 +189,11 @@ Status NativeReader::Row(uint32_t line, const std::vector<std::string>& fields) 
   Job job = params_.job;
   if (const std::string* j = Field(fields, kJob)) {
     if (j->empty()) return Error(line, "job is empty: every row names its job");
+    // The name reaches summary.json and jobs.csv, which hold UTF-8 only.
+    if (const size_t bad = FirstNonUtf8(*j); bad != std::string::npos) {
+      return Error(line, "job is not UTF-8 text (byte " + std::to_string(bad + 1) +
+                             " of the name): summary.json and jobs.csv hold UTF-8 only");
+    }
     job.name = *j;
     const std::string& d = *Field(fields, kDscp);
     const std::optional<uint64_t> dscp = ParseWhole(d);

@@ -65,6 +65,8 @@ const std::vector<BadFile>& BadFiles() {
       {"capture_over_api_token.textproto", "6", "capture.file: must not be the name", ""},
       {"job_name_two_lines.textproto", "5", "traffic[0].job: must be a name on one line",
        "got \"a\\nb\""},
+      {"job_name_not_utf8.textproto", "5", "traffic[0].job: is not UTF-8 text",
+       "byte 0xff at offset 0"},
       // 16 hosts x 1e11 b/s / (8 x 1,711,250 B, the mean) x 1000 s: about 1.17e8 flows.
       {"cdf_load_too_many_flows.textproto", "4", "traffic[0]: the traffic up to here holds about",
        "more than the 16776960 a run holds"},

@@ -51,6 +51,13 @@ TEST(ExplicitGraphTest, ReadsAFileBesideTheScenario) {
                                           "node { name: \"x\" }\n";
   EXPECT_EQ(ErrorOf(std::string(kClass) + "graph { file: \"bad.textproto\" }", dir),
             "graph.file: bad.textproto:2: node[1].name: \"x\" is already node[0]'s name");
+  // A name in Latin-1, as an old tool might write it: 0xe9 is no UTF-8 sequence's start here.
+  std::ofstream(dir / "latin1.textproto") << "node { name: \"a\" host: true }\n"
+                                             "node { name: \"caf\xe9\" }\n";
+  EXPECT_EQ(ErrorOf(std::string(kClass) + "graph { file: \"latin1.textproto\" }", dir),
+            "graph.file: latin1.textproto:2: node[1].name: is not UTF-8 text (byte 0xe9 at "
+            "offset 3); names and paths reach summary.json and the CSV outputs, which hold "
+            "UTF-8 only");
   EXPECT_EQ(ErrorOf(std::string(kClass) + "graph { file: \"none.textproto\" }", dir)
                 .rfind("graph.file: \"none.textproto\": no such regular file", 0),
             0u);

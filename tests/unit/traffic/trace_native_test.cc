@@ -123,6 +123,9 @@ TEST(TraceNativeTest, MalformedRowsAreRefusedAtTheirLine) {
   ExpectError("id,src,dst,bytes,job\n", "w.csv:1", "columns job and dscp come together");
   ExpectError(head + "0,0,1,100,0,,0,26,\n", "w.csv:2", "job is empty: every row names its job");
   ExpectError(head + "0,0,1,100,0,,0,,a\n", "w.csv:2", "dscp must be 0 to 63, got ''");
+  // 0xff is never a byte of UTF-8; the name would reach summary.json and jobs.csv.
+  ExpectError(head + "0,0,1,100,0,,0,26,a\xff\n", "w.csv:2",
+              "job is not UTF-8 text (byte 2 of the name)");
 }
 
 TEST(TraceNativeTest, BadDependenciesAreRefusedAtTheirRow) {
