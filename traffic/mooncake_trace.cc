@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/file_text.h"
+#include "core/json_nesting.h"
 
 namespace fe {
 namespace {
@@ -52,6 +53,10 @@ bool ParseLine(std::string_view line, uint32_t block_tokens, MooncakeRequest* r,
     }
     return true;
   };
+  if (Status deep = CheckJsonNesting(line); !deep.ok()) {
+    *reason = "not a request: " + deep.message();
+    return false;
+  }
   try {
     object = json::parse(line, note_keys);
   } catch (const json::parse_error& e) {

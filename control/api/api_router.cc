@@ -8,6 +8,7 @@
 #include "control/api/api_token.h"
 #include "control/api/metrics_text.h"
 #include "control/api/status_json.h"
+#include "core/json_nesting.h"
 #include "core/printable.h"
 
 namespace fe::control::api {
@@ -152,6 +153,9 @@ ApiResponse HandleRequest(const ApiRequest& request, const std::string& token,
   if (!query.empty()) return ErrorResponse(400, std::string(path) + " takes no query parameters");
   if (path == "/v1/shutdown") return backend.Shutdown();
   // Whatever its Content-Type says (curl -d sends form-urlencoded), the body must be JSON.
+  if (Status deep = CheckJsonNesting(request.body); !deep.ok()) {
+    return ErrorResponse(400, "malformed JSON: " + deep.message());
+  }
   try {
     const nlohmann::json parsed = nlohmann::json::parse(request.body);
   } catch (const nlohmann::json::parse_error& e) {

@@ -2,12 +2,17 @@
 
 #include <google/protobuf/util/json_util.h>
 
+#include "core/json_nesting.h"
+
 namespace fe::control {
 
 namespace {
 
 template <typename M>
 StatusOr<M> ParseJson(std::string_view body) {
+  if (Status deep = CheckJsonNesting(body); !deep.ok()) {
+    return Status::Error("bad command JSON: " + deep.message());
+  }
   M message;
   google::protobuf::util::JsonParseOptions options;
   options.ignore_unknown_fields = false;

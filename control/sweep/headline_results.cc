@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "core/json_nesting.h"
+
 namespace fe::control {
 namespace {
 
@@ -19,6 +21,7 @@ const Json& Number(const Json& j, const char* pointer) { return j.at(Json::json_
 }  // namespace
 
 StatusOr<std::vector<HeadlineValue>> ReadHeadline(const std::string& summary_json) {
+  if (Status deep = CheckJsonNesting(summary_json); !deep.ok()) return deep;
   try {
     const Json j = Json::parse(summary_json);
     std::vector<HeadlineValue> out;

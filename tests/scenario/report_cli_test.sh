@@ -127,5 +127,11 @@ print(f"{runs} malformed summaries, none crashed")
 PY
 printf '{"scenario": ' >"$bad/summary.json"
 expect_refusal "broken summary.json" "summary.json: not a JSON object" report "$bad"
+# A field 300,000 arrays deep: refused at the JSON guard's 64 levels, where the page once
+# overflowed the stack writing the value out (SIGSEGV). The 64th '[' after '{"seed": ' is byte 73.
+python3 -c 'import sys; sys.stdout.write("{\"seed\": " + "[" * 300000 + "]" * 300000 + "}")' \
+  >"$bad/summary.json"
+expect_refusal "deep summary.json" \
+  "summary.json: not a run's summary: nested deeper than 64 levels at byte 73" report "$bad"
 
 cli_finish report_cli

@@ -3,21 +3,21 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "control/report/html/csv_reader.h"
 #include "control/report/html/svg_text.h"
+#include "core/file_text.h"
+#include "core/json_nesting.h"
 
 namespace fe::control::html {
 namespace {
 
+// summary.json is some tens of MB at k = 16; a file far past that is not a run's.
+constexpr int64_t kMaxReportInputBytes = int64_t{1} << 30;
+
 StatusOr<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::Error(path + ": cannot read");
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
+  return ReadCommandLineFile(path, kMaxReportInputBytes, "a run's output",
+                             "give the --out directory of a run");
 }
 
 Status LoadFailures(const ReportInput& in, std::vector<RunEvent>* events) {
@@ -107,6 +107,9 @@ StatusOr<ReportInput> LoadReportInput(const std::string& dir) {
   }
   StatusOr<std::string> text = ReadFile(in.Path("summary.json"));
   if (!text.ok()) return text.status();
+  if (Status deep = CheckJsonNesting(*text); !deep.ok()) {
+    return Status::Error(in.Path("summary.json") + ": not a run's summary: " + deep.message());
+  }
   in.summary = Json::parse(*text, nullptr, /*allow_exceptions=*/false);
   if (in.summary.is_discarded() || !in.summary.is_object()) {
     return Status::Error(in.Path("summary.json") + ": not a JSON object");

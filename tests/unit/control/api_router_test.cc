@@ -156,6 +156,15 @@ TEST(ApiRouterTest, MalformedJsonIs400WithWhereItBroke) {
   EXPECT_TRUE(b.commands.empty());
 }
 
+TEST(ApiRouterTest, DeeplyNestedJsonIs400BeforeAnyParserSeesIt) {
+  FakeBackend b;
+  // The body limit (64 KiB) lets through 65,536 '[': deep enough to overflow a recursive parse.
+  const ApiResponse deep = Send(b, "POST", "/v1/commands", std::string(65536, '['), "Bearer t0k3n");
+  EXPECT_EQ(deep.status, 400);
+  EXPECT_EQ(Error(deep), "malformed JSON: nested deeper than 64 levels at byte 65");
+  EXPECT_TRUE(b.commands.empty());
+}
+
 TEST(ApiRouterTest, ARunThatDoesNotAnswerIs503WithRetryAfter) {
   FakeBackend b;
   b.busy = true;

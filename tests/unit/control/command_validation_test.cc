@@ -122,6 +122,15 @@ TEST(CommandValidationTest, JsonRefusesUnknownFieldsAndNoCommand) {
             std::string::npos);
 }
 
+TEST(CommandValidationTest, JsonRefusesDeepNestingAndTextThatIsNotUtf8) {
+  // The same guard as every JSON reader's: 64 levels, whatever the parser behind it allows.
+  EXPECT_EQ(ParseCommandJson(std::string(100000, '[')).status().message(),
+            "bad command JSON: nested deeper than 64 levels at byte 65");
+  // A switch's name reaches events.csv and the API's answer, which hold UTF-8 only.
+  EXPECT_FALSE(
+      ParseCommandJson("{\"set_ecn\": {\"switch_name\": [\"\xff\"], \"priority\": 3}}").ok());
+}
+
 TEST(CommandValidationTest, ScheduledJsonCarriesTheTimeBesideTheCommand) {
   StatusOr<fabric_emu::ScheduledCommand> entry = ParseScheduledCommandJson(
       R"({"at_ns": 40000, "set_pfc": {"role": "edge", "priority": 3, "enabled": false}})");

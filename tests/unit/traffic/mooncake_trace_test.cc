@@ -91,6 +91,18 @@ TEST(MooncakeTraceTest, MalformedLinesAreRefusedWithFileLineAndReason) {
   }
 }
 
+TEST(MooncakeTraceTest, DeepNestingIsRefusedBeforeTheParserRecurses) {
+  // A request nests two levels ({"hash_ids": [...]}); 100,000 levels, open or closed, once
+  // overflowed the stack. Refused at the guard's limit, 64 levels: the 65th '[' is byte 65.
+  for (const std::string& line :
+       {std::string(100000, '['), std::string(100000, '[') + std::string(100000, ']')}) {
+    auto trace = ParseMooncakeTrace(line + "\n", "t.jsonl", kBlock);
+    ASSERT_FALSE(trace.ok());
+    EXPECT_EQ(trace.status().message(),
+              "t.jsonl:1: not a request: nested deeper than 64 levels at byte 65");
+  }
+}
+
 TEST(MooncakeTraceTest, AnEmptyTraceIsRefused) {
   auto trace = ParseMooncakeTrace("\n\n", "t.jsonl", kBlock);
   ASSERT_FALSE(trace.ok());
