@@ -18,6 +18,7 @@
 #include "control/report/kv_report.h"
 #include "control/report/links_csv.h"
 #include "control/report/output_dir.h"
+#include "control/report/output_set.h"
 #include "control/report/scenario_text.h"
 #include "control/report_writer.h"
 #include "control/scenario_loader.h"
@@ -125,10 +126,17 @@ int Run(const CliArgs& args, ReadyRun ready, std::optional<StopSignals>* signals
     std::cerr << "fabric-emu: " << api.status().message() << "\n";
     return kExitBadInput;
   }
+  // Every output, the capture among them, goes into a staging directory and is moved into
+  // out_dir once all are written: a run that fails on the way leaves none of them.
+  StatusOr<OutputSet> outputs = OutputSet::Open(out_dir);
+  if (!outputs.ok()) {
+    std::cerr << "fabric-emu: " << outputs.status().message() << "\n";
+    return kExitRuntimeFailure;
+  }
   SoftwareRunOptions options;
   options.api = api->get();
   options.seed = seed;
-  options.out_dir = out_dir;
+  options.out_dir = outputs->staging_dir();
   options.scenario_dir = ScenarioDirOf(args.scenario_path);
   if (scenario.run().progress()) options.progress = &std::cerr;
   if ((*signals)->ok()) options.signals = &**signals;
@@ -154,40 +162,51 @@ int Run(const CliArgs& args, ReadyRun ready, std::optional<StopSignals>* signals
   std::future<std::vector<NamedText>> series =
       std::async(std::launch::async, SeriesTexts, std::cref(*run), std::cref(scenario));
   for (const Status& s :
-       {WriteFileAtomically(out_dir + "/summary.json",
-                            SummaryDocument(scenario, seed, *run, flows).Parts()),
-        WriteFileAtomically(out_dir + "/flows.csv", FlowsCsv(metrics, workload, outcomes))}) {
+       {outputs->Write("summary.json", SummaryDocument(scenario, seed, *run, flows).Parts()),
+        outputs->Write("flows.csv", FlowsCsv(metrics, workload, outcomes))}) {
     if (!s.ok()) {
       std::cerr << "fabric-emu: " << s.message() << "\n";
       return kExitRuntimeFailure;
     }
   }
-  std::string outputs = out_dir + "/summary.json, " + out_dir + "/flows.csv";
+  std::vector<std::string> written = {"summary.json", "flows.csv"};
   for (const auto& [name, contents] : series.get()) {
-    if (Status s = WriteFileAtomically(out_dir + "/" + name, contents); !s.ok()) {
+    if (Status s = outputs->Write(name, contents); !s.ok()) {
       std::cerr << "fabric-emu: " << s.message() << "\n";
       return kExitRuntimeFailure;
     }
-    outputs += ", " + out_dir + "/" + name;
+    written.push_back(name);
   }
-  StatusOr<std::string> collectives =
-      WriteCollectiveReports(workload, outcomes, out_dir, std::cout);
-  if (!collectives.ok()) {
-    std::cerr << "fabric-emu: " << collectives.status().message() << "\n";
+  for (StatusOr<std::string> file :
+       {WriteCollectiveReports(workload, outcomes, &*outputs, std::cout),
+        WriteJobsCsv(workload, outcomes, &*outputs)}) {
+    if (!file.ok()) {
+      std::cerr << "fabric-emu: " << file.status().message() << "\n";
+      return kExitRuntimeFailure;
+    }
+    if (!file->empty()) written.push_back(*file);
+  }
+  if (scenario.has_capture()) written.push_back(scenario.capture().file());
+  // A stopped run gets its page too: it shows the run so far. Drawn from the staged files, so
+  // that it is moved into place with them.
+  bool report_failed = false;
+  if (args.report) {
+    StatusOr<std::string> page = html::BuildReport(outputs->staging_dir());
+    if (Status s = page.ok() ? outputs->Write("report.html", *page) : page.status(); !s.ok()) {
+      std::cerr << "fabric-emu: report: " << s.message() << "\n";
+      report_failed = true;
+    }
+  }
+  if (Status s = outputs->Commit(); !s.ok()) {
+    std::cerr << "fabric-emu: " << s.message() << "\n";
     return kExitRuntimeFailure;
   }
-  if (!collectives->empty()) outputs += ", " + *collectives;
-  StatusOr<std::string> jobs = WriteJobsCsv(workload, outcomes, out_dir);
-  if (!jobs.ok()) {
-    std::cerr << "fabric-emu: " << jobs.status().message() << "\n";
-    return kExitRuntimeFailure;
+  std::string listed;
+  for (const std::string& name : written) {
+    listed += (listed.empty() ? "" : ", ") + out_dir + "/" + name;
   }
-  if (!jobs->empty()) outputs += ", " + *jobs;
-  if (scenario.has_capture()) outputs += ", " + out_dir + "/" + scenario.capture().file();
-  std::cout << HumanSummary(scenario, seed, *run, flows) << "  outputs   " << outputs << "\n";
-  // A stopped run gets its page too: it shows the run so far.
-  const bool report_failed =
-      args.report && html::RunReportCommand(out_dir, std::cout, std::cerr) != kExitOk;
+  std::cout << HumanSummary(scenario, seed, *run, flows) << "  outputs   " << listed << "\n";
+  if (args.report && !report_failed) std::cout << "report    " << out_dir << "/report.html\n";
   if (*api != nullptr) {
     (*api)->Finish(run->events, run->wall_time_s, nullptr, run->simulated_time);
     (*api)->HoldIfAsked(std::cerr);

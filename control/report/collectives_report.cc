@@ -5,7 +5,6 @@
 #include <tuple>
 #include <vector>
 
-#include "control/report/output_dir.h"
 #include "traffic/collective.h"
 
 namespace fe::control {
@@ -122,13 +121,13 @@ std::string CollectivesTable(const Workload& w, std::span<const CollectiveMeasur
 
 StatusOr<std::string> WriteCollectiveReports(const Workload& w,
                                              std::span<const MessageOutcome> outcomes,
-                                             const std::string& out_dir, std::ostream& console) {
+                                             OutputSet* outputs, std::ostream& console) {
   if (w.ops.empty()) return std::string();
   const std::vector<CollectiveMeasure> measures = MeasureCollectives(w, outcomes);
-  const std::string path = out_dir + "/collectives.csv";
-  if (Status s = WriteFileAtomically(path, CollectivesCsv(w, measures)); !s.ok()) return s;
+  const std::string name = "collectives.csv";
+  if (Status s = outputs->Write(name, CollectivesCsv(w, measures)); !s.ok()) return s;
   console << CollectivesTable(w, measures);
-  return path;
+  return name;
 }
 
 }  // namespace fe::control

@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 
+#include "control/report/output_set.h"
 #include "core/status.h"
 
 #include "traffic/collective_metrics.h"
@@ -27,10 +28,11 @@ std::string CollectivesCsv(const Workload& w, std::span<const CollectiveMeasure>
 // when none did). Empty without operations.
 std::string CollectivesTable(const Workload& w, std::span<const CollectiveMeasure> measures);
 
-// What a run writes of its collectives: out_dir/collectives.csv and the table on `console`, both
-// only when the workload has collective operations. Returns the file written ("" if none).
+// What a run writes of its collectives: collectives.csv into `outputs` and the table on
+// `console`, both only when the workload has collective operations. Returns the file's name
+// ("" if none).
 StatusOr<std::string> WriteCollectiveReports(const Workload& w,
                                              std::span<const MessageOutcome> outcomes,
-                                             const std::string& out_dir, std::ostream& console);
+                                             OutputSet* outputs, std::ostream& console);
 
 }  // namespace fe::control

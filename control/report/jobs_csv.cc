@@ -3,7 +3,6 @@
 #include <cstdio>
 #include <sstream>
 
-#include "control/report/output_dir.h"
 #include "traffic/csv_field.h"
 
 namespace fe::control {
@@ -41,11 +40,11 @@ std::string JobsCsv(const Workload& w, std::span<const JobTiming> jobs) {
 }
 
 StatusOr<std::string> WriteJobsCsv(const Workload& w, std::span<const MessageOutcome> outcomes,
-                                   const std::string& out_dir) {
+                                   OutputSet* outputs) {
   if (w.iterations.empty()) return std::string();
-  const std::string path = out_dir + "/jobs.csv";
-  if (Status s = WriteFileAtomically(path, JobsCsv(w, JobTimings(w, outcomes))); !s.ok()) return s;
-  return path;
+  const std::string name = "jobs.csv";
+  if (Status s = outputs->Write(name, JobsCsv(w, JobTimings(w, outcomes))); !s.ok()) return s;
+  return name;
 }
 
 }  // namespace fe::control

@@ -4,6 +4,7 @@
 #include <span>
 #include <string>
 
+#include "control/report/output_set.h"
 #include "core/status.h"
 #include "traffic/job_metrics.h"
 #include "traffic/workload.h"
@@ -15,9 +16,9 @@ namespace fe::control {
 // that never started (the iteration before it did not end) start_ns empty too.
 std::string JobsCsv(const Workload& w, std::span<const JobTiming> jobs);
 
-// What a run writes of its training jobs: out_dir/jobs.csv, only when the workload has
-// iterations. Returns the file written ("" if none).
+// What a run writes of its training jobs: jobs.csv into `outputs`, only when the workload has
+// iterations. Returns the file's name ("" if none).
 StatusOr<std::string> WriteJobsCsv(const Workload& w, std::span<const MessageOutcome> outcomes,
-                                   const std::string& out_dir);
+                                   OutputSet* outputs);
 
 }  // namespace fe::control

@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <vector>
 
+#include "control/report/output_set.h"
+
 namespace fe::control {
 namespace {
 
@@ -73,6 +75,7 @@ Status PrepareOutputDir(const std::string& out_dir, const std::string& capture_f
   }
   ::close(probe->fd);
   ::unlink(probe->name.c_str());
+  RemoveAbandonedStaging(out_dir);
 
   std::vector<std::string> names(kRunOutputNames.begin(), kRunOutputNames.end());
   if (!capture_file.empty()) names.push_back(capture_file);

@@ -1,8 +1,9 @@
 // The run's output directory. A run refuses, before anything runs, a directory it cannot write
 // and an output name taken by something other than a file or a symlink (a directory, a FIFO);
-// it then removes every output of the run before, so the directory never mixes two runs. Each
-// file is written under a temporary name in the same directory and renamed into place, so a
-// reader sees the old file or the new one, never half of one. No output follows a symlink: the
+// it then removes every output of the run before, so the directory never mixes two runs. A run
+// writes its outputs as a set (control/report/output_set.h); each file is written under a
+// temporary name and renamed into place, so a reader sees the old file or the new one, never
+// half of one. No output follows a symlink: the
 // rename and the removal replace or remove the link, not what it points to.
 #pragma once
 
@@ -26,8 +27,9 @@ bool IsRunOutputName(std::string_view name);
 // not a directory, a directory this process cannot create a file in, a run output name or
 // `capture_file` (empty: none) that exists as anything but a regular file or a symlink, and one
 // that is the same file as one of `inputs` (the scenario, a trace it replays: the run would
-// remove or replace what it reads); then removes those names, so that what the run leaves is its
-// own outputs alone. The refusals come before any removal: a refused directory is left as it was.
+// remove or replace what it reads); then removes those names, and the staging directories of
+// runs killed outright, so that what the run leaves is its own outputs alone. The refusals come
+// before any removal: a refused directory is left as it was.
 Status PrepareOutputDir(const std::string& out_dir, const std::string& capture_file,
                         std::span<const std::string> inputs = {});
 
