@@ -143,7 +143,7 @@ constexpr std::string_view kApiHelp =
     "                        random one, printed and written to DIR/api-token (mode 600)\n"
     "  --api-allow-remote    allow a --api address that is not loopback\n"
     "  --api-hold            keep answering after the run, state \"finished\", until\n"
-    "                        POST /v1/shutdown or Ctrl-C\n";
+    "                        POST /v1/shutdown or a signal (not after a run a signal stopped)\n";
 
 constexpr std::string_view kRunPaceHelp =
     "  --pace X              at most X times real time, 1e-9 to 1e9 (0.001: a simulated\n"
@@ -277,7 +277,7 @@ constexpr std::string_view kSweepExitStatusHelp =
     "  0    every point ran\n"
     "  1    a point's run failed (its DIR/<point>/run.log says why); the others ran\n"
     "  2    bad usage, or a point was refused: nothing ran\n"
-    "  130  stopped by SIGINT (143: SIGTERM); the finished points are kept\n";
+    "  130  stopped by SIGINT (143: SIGTERM, 129: SIGHUP); the finished points are kept\n";
 
 constexpr std::string_view kServeHelp =
     "Usage: fabric-emu serve SCENARIO.textproto [--eal \"ARGS\"] [--duration-s S] [--out DIR]\n"

@@ -1,8 +1,9 @@
 // fabric-emu: the command line. Exit codes: 0 success, 2 bad usage, a refused scenario or an
 // output directory the run cannot use (nothing ran), 1 a valid scenario whose run failed (or
 // made no progress, or whose results could not be written, standard output included), 128 + the
-// signal's number for a run that SIGINT or SIGTERM stopped.
+// signal's number for a run that SIGINT, SIGTERM or SIGHUP stopped.
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -127,4 +128,9 @@ int CheckStdout(int exit_code) {
 }  // namespace
 }  // namespace fe::control
 
-int main(int argc, char** argv) { return fe::control::CheckStdout(fe::control::Main(argc, argv)); }
+int main(int argc, char** argv) {
+  // A reader that went away (`fabric-emu run ... | head`, a closed log pipe) must not end a run
+  // before it writes its outputs: the write fails with EPIPE instead, and CheckStdout says so.
+  std::signal(SIGPIPE, SIG_IGN);
+  return fe::control::CheckStdout(fe::control::Main(argc, argv));
+}

@@ -208,8 +208,8 @@ int Run(const CliArgs& args, ReadyRun ready, std::optional<StopSignals>* signals
   std::cout << HumanSummary(scenario, seed, *run, flows) << "  outputs   " << listed << "\n";
   if (args.report && !report_failed) std::cout << "report    " << out_dir << "/report.html\n";
   if (*api != nullptr) {
-    (*api)->Finish(run->events, run->wall_time_s, nullptr, run->simulated_time);
-    (*api)->HoldIfAsked(std::cerr);
+    (*api)->Finish(run->events, run->wall_time_s, nullptr, run->simulated_time, run->stopped_early);
+    (*api)->HoldIfAsked(std::cerr, run->stop_signal != 0);
   }
   if (!run->no_progress.empty()) {
     std::cerr << "fabric-emu: run failed: no progress: " << run->no_progress << "\n";

@@ -312,7 +312,8 @@ int RunServe(const fabric_emu::Scenario& given, const ServeOptions& options) {
   }
   if (*api != nullptr) {
     (*api)->Finish(report.loop.events_run, report.loop.elapsed.seconds(), &report.loop.lateness);
-    (*api)->HoldIfAsked(log);
+    // A signal stopped the loop: it asked the process to end, not to go on answering.
+    (*api)->HoldIfAsked(log, report.stopped_by == "signal");
   }
   return 0;
 }

@@ -11,6 +11,7 @@ StopSignals::StopSignals() {
   sigemptyset(&set);
   sigaddset(&set, SIGINT);
   sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGHUP);
   if (pthread_sigmask(SIG_BLOCK, &set, &previous_) != 0) return;
   fd_ = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
 }

@@ -102,8 +102,9 @@ std::string ApiSession::ReadOnlyReason(bool finished) const {
   return "";
 }
 
-RunSnapshot ApiSession::Take(bool with_flows, bool finished) const {
+RunSnapshot ApiSession::Take(bool with_flows, bool finished, bool stopped) const {
   RunProgress p;
+  p.stopped = stopped;
   p.events = events_;
   p.wall_time_s = std::chrono::duration<double>(Clock::now() - start_).count();
   p.finished = finished;
@@ -149,22 +150,22 @@ bool ApiSession::AllFinished() const {
 }
 
 void ApiSession::Finish(uint64_t events, double wall_time_s, const dp::LatenessHistogram* lateness,
-                        std::optional<Time> simulated_time) {
+                        std::optional<Time> simulated_time, bool stopped_early) {
   events_ = events;
   lateness_ = lateness;
-  RunSnapshot last = Take(true, true);
+  RunSnapshot last = Take(true, true, stopped_early);
   last.wall_time_s = wall_time_s;
   if (simulated_time) last.simulated_time_ns = static_cast<double>(simulated_time->ps()) / 1000.0;
   finished_.store(true);
   channel_.Finish(std::make_shared<const RunSnapshot>(std::move(last)));
 }
 
-void ApiSession::HoldIfAsked(std::ostream& log) {
-  // A shutdown asked during the run ends the hold too.
-  if (!options_.hold || stop_requested()) return;
+void ApiSession::HoldIfAsked(std::ostream& log, bool signalled) {
+  // A shutdown asked during the run ends the hold too, and so does a signal that stopped it.
+  if (!options_.hold || stop_requested() || signalled) return;
   StopSignals signals;
   log << "api: the run has finished; still answering on " << Url(*options_.listen, port())
-      << " until POST /v1/shutdown or Ctrl-C\n"
+      << " until POST /v1/shutdown, Ctrl-C, SIGTERM or SIGHUP\n"
       << std::flush;
   std::unique_lock lock(hold_mu_);
   // The signals come through a descriptor, not a wakeup: look at it every 50 ms.

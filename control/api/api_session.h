@@ -64,10 +64,13 @@ class ApiSession final : public ApiBackend {
   // The run is over and its outputs are written (summary.json): the final snapshot answers from
   // now on, with the same counters and summary.json's simulated time (when given: a software
   // run's ends at its last completion, while the clock went on to the timers after it).
+  // `stopped_early`: the run ended before its messages did (a signal, run.stop_ns, a shutdown):
+  // the API then says "stopped", with the progress made, rather than "finished".
   void Finish(uint64_t events, double wall_time_s, const dp::LatenessHistogram* lateness,
-              std::optional<Time> simulated_time = std::nullopt);
-  // With --api-hold: answers until POST /v1/shutdown, SIGINT or SIGTERM. Returns at once without.
-  void HoldIfAsked(std::ostream& log);
+              std::optional<Time> simulated_time = std::nullopt, bool stopped_early = false);
+  // With --api-hold: answers until POST /v1/shutdown, SIGINT, SIGTERM or SIGHUP. Returns at once
+  // without, and when a signal already ended the run (`signalled`): it asked the process to end.
+  void HoldIfAsked(std::ostream& log, bool signalled = false);
 
   uint16_t port() const { return server_->port(); }
 
@@ -80,7 +83,7 @@ class ApiSession final : public ApiBackend {
 
  private:
   ApiSession(const ApiOptions& options, std::string mode, std::string token);
-  RunSnapshot Take(bool with_flows, bool finished) const;
+  RunSnapshot Take(bool with_flows, bool finished, bool stopped = false) const;
   std::string ReadOnlyReason(bool finished) const;
   bool AllFinished() const;
 

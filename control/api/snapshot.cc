@@ -117,7 +117,7 @@ const char* FlowStateName(FlowState s) {
 }
 
 std::optional<double> RunSnapshot::Progress() const {
-  if (finished) return 1.0;
+  if (finished && !stopped) return 1.0;
   if (mode == "realtime") {
     if (!stop_ns || *stop_ns <= 0) return std::nullopt;
     return std::min(simulated_time_ns / *stop_ns, 1.0);
@@ -184,6 +184,7 @@ RunSnapshot TakeSnapshot(const SnapshotSource& source, const RunProgress& progre
   s.mode = source.mode;
   s.scenario = source.scenario;
   s.finished = progress.finished;
+  s.stopped = progress.stopped;
   s.simulated_time_ns = Ns(now);
   s.stop_ns = source.stop_ns;
   s.wall_time_s = progress.wall_time_s;

@@ -85,6 +85,7 @@ struct RunSnapshot {
   std::string mode;  // "software" or "realtime"
   std::string scenario;
   bool finished = false;
+  bool stopped = false;  // finished early: by a signal, run.stop_ns or a shutdown
   double simulated_time_ns = 0;
   std::optional<double> stop_ns;  // where the run stops, if it has a stop time
   double wall_time_s = 0;
@@ -110,7 +111,7 @@ struct RunSnapshot {
 
   // Software mode: flows finished (completed or given up) over all; with a stop time, at least
   // the share of it simulated so far. Real-time mode: the share of the stop time gone, none
-  // without one (it runs until stopped). 1 once the run has finished.
+  // without one (it runs until stopped). 1 once the run has finished, unless it stopped early.
   std::optional<double> Progress() const;
 };
 
@@ -129,6 +130,7 @@ struct RunProgress {
   uint64_t events = 0;
   double wall_time_s = 0;
   bool finished = false;
+  bool stopped = false;  // finished before its messages did
   std::string read_only_reason;
   const dp::LatenessHistogram* lateness = nullptr;  // real-time mode
 };

@@ -50,7 +50,7 @@ std::string StatusJson(const RunSnapshot& s) {
   Json j;
   j["mode"] = s.mode;
   j["scenario"] = s.scenario;
-  j["state"] = s.finished ? "finished" : "running";
+  j["state"] = !s.finished ? "running" : s.stopped ? "stopped" : "finished";
   j["simulated_time_ns"] = s.simulated_time_ns;
   j["stop_ns"] = Optional(s.stop_ns);
   j["wall_time_s"] = s.wall_time_s;

@@ -49,6 +49,7 @@ pid_t Launch(const ChildCommand& command, pid_t parent, std::string* error) {
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
     ::signal(SIGINT, SIG_DFL);
     ::signal(SIGTERM, SIG_DFL);
+    ::signal(SIGHUP, SIG_DFL);
     ::dup2(log, STDOUT_FILENO);
     ::dup2(log, STDERR_FILENO);
     if (null_in >= 0) ::dup2(null_in, STDIN_FILENO);
@@ -78,6 +79,7 @@ std::vector<ChildExit> RunChildren(std::span<const ChildCommand> commands, size_
   sigemptyset(&waited);
   sigaddset(&waited, SIGINT);
   sigaddset(&waited, SIGTERM);
+  sigaddset(&waited, SIGHUP);
   sigaddset(&waited, SIGCHLD);
   sigset_t previous;
   ::sigprocmask(SIG_BLOCK, &waited, &previous);
@@ -101,7 +103,7 @@ std::vector<ChildExit> RunChildren(std::span<const ChildCommand> commands, size_
     // one) would take it and drop it: the wait also ends every kPoll (100 ms), and the children are
     // asked whatever woke it.
     const int sig = ::sigtimedwait(&waited, nullptr, &kPoll);
-    if ((sig == SIGINT || sig == SIGTERM) && *stop_signal == 0) {
+    if ((sig == SIGINT || sig == SIGTERM || sig == SIGHUP) && *stop_signal == 0) {
       *stop_signal = sig;
       for (const Running& r : running) ::kill(r.pid, SIGTERM);
     }

@@ -1,6 +1,6 @@
 // Runs commands as child processes, at most `jobs` at a time, in order, each with its output
-// (stdout and stderr) in a log file and in a process group of its own. SIGINT or SIGTERM to this
-// process (a terminal's Ctrl-C reaches it alone) stops the launching and sends SIGTERM to the
+// (stdout and stderr) in a log file and in a process group of its own. SIGINT, SIGTERM or SIGHUP to
+// this process (a terminal's Ctrl-C reaches it alone) stops the launching and sends SIGTERM to the
 // children still running; it then waits for them. The signals (and
 // SIGCHLD) are blocked and waited for, not handled: nothing runs in a signal handler.
 #pragma once

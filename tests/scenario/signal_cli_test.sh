@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# `fabric-emu run` stopped by SIGINT or SIGTERM, as a user's Ctrl-C or a job scheduler stops it:
-# the run ends at its next slice boundary, writes summary.json (stopped_early, stop_reason),
-# flows.csv with every flow so far and the samplers' files, says so, and exits 128 + the signal
-# (130, 143).
+# `fabric-emu run` stopped by SIGINT, SIGTERM or SIGHUP, as a user's Ctrl-C, a job scheduler or
+# a dropped SSH session stops it: the run ends at its next slice boundary, writes summary.json
+# (stopped_early, stop_reason), flows.csv with every flow so far and the samplers' files, says
+# so, and exits 128 + the signal (130, 143, 129). SIGPIPE is ignored.
 # shellcheck source=cli_lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
 # Job control: a background job of a script would otherwise start with SIGINT ignored.
@@ -59,6 +59,24 @@ PY
 
 stop INT 130
 stop TERM 143
+stop HUP 129
+
+# SIGPIPE (a reader of the run's output went away) does not end the run: it goes on, and a
+# SIGINT after it stops it as above.
+"$bin" run "$work/long.textproto" --out "$work/out_pipe" >/dev/null 2>"$work/stderr_pipe" &
+pid=$!
+until grep -qs '^progress:' "$work/stderr_pipe"; do
+  kill -0 "$pid" 2>/dev/null || break
+  sleep 0.05
+done
+kill -s PIPE "$pid"
+kill -0 "$pid" 2>/dev/null || fail "SIGPIPE ended the run: $(cat "$work/stderr_pipe")"
+kill -s INT "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" -eq 130 ] || fail "SIGINT after SIGPIPE: exit $rc, want 130: $(cat "$work/stderr_pipe")"
+grep -q '"stop_reason": "signal SIGINT"' "$work/out_pipe/summary.json" ||
+  fail "SIGINT after SIGPIPE: summary.json does not say it was stopped"
 
 # At the slowest pace (a simulated nanosecond per wall second) the first window alone is due in
 # minutes of wall time: the wait for it still ends at the signal. `timeout` bounds the test: a
@@ -77,5 +95,23 @@ rc=$?
 [ "$rc" -eq 143 ] || fail "paced run: exit $rc, want 143: $(cat "$work/stderr_paced")"
 grep -q '"stop_reason": "signal SIGTERM"' "$paced/summary.json" ||
   fail "paced run: summary.json does not say it was stopped"
+
+# With --api-hold the same: the signal asked the process to end, so it writes its outputs and
+# exits rather than holding the API open (which would wait for a second signal for ever; the
+# `timeout` would then kill it, exit 137).
+held="$work/out_held"
+timeout -s KILL 60 "$bin" run "$root/scenarios/default.textproto" --out "$held" \
+  --api 127.0.0.1:0 --pace 1e-9 --api-hold --quiet >/dev/null 2>"$work/stderr_held" &
+pid=$!
+until [ -s "$held/api-token" ]; do
+  kill -0 "$pid" 2>/dev/null || break
+  sleep 0.05
+done
+kill -s TERM "$(pgrep -P "$pid" -x fabric-emu || echo "$pid")"
+wait "$pid"
+rc=$?
+[ "$rc" -eq 143 ] || fail "paced run with --api-hold: exit $rc, want 143: $(cat "$work/stderr_held")"
+grep -q '"stop_reason": "signal SIGTERM"' "$held/summary.json" ||
+  fail "paced run with --api-hold: summary.json does not say it was stopped"
 
 cli_finish "signal_cli"
