@@ -7,6 +7,8 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <chrono>
+#include <list>
+#include <mutex>
 #include <optional>
 #include <thread>
 #include <utility>
@@ -24,11 +26,15 @@ namespace {
 // slow answer from holding up the rest.
 constexpr size_t kHandlerThreads = 2;
 
+class Connection;
+
 struct Shared {
   HttpServerParams params;
   HttpServer::Handler handler;
   asio::thread_pool pool{kHandlerThreads};
-  std::atomic<size_t> connections{0};
+  // Every open connection, for the caps; under mu (a connection may end on a handler's thread).
+  std::mutex mu;
+  std::list<Connection*> open;
   // Answers handed to the socket thread and not yet written (or failed): the server waits for
   // them as it stops, so that the answer to POST /v1/shutdown reaches its client.
   std::atomic<size_t> unwritten{0};
@@ -36,23 +42,65 @@ struct Shared {
   Shared(HttpServerParams p, HttpServer::Handler h) : params(std::move(p)), handler(std::move(h)) {}
 };
 
+using SteadyClock = std::chrono::steady_clock;
+
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
-  Connection(tcp::socket socket, Shared* shared) : stream_(std::move(socket)), shared_(shared) {
-    ++shared_->connections;
+  Connection(tcp::socket socket, asio::ip::address client, Shared* shared)
+      : stream_(std::move(socket)), client_(std::move(client)), shared_(shared) {
+    std::lock_guard lock(shared_->mu);
+    shared_->open.push_back(this);
+    self_in_open_ = std::prev(shared_->open.end());
   }
-  ~Connection() { --shared_->connections; }
+  ~Connection() {
+    std::lock_guard lock(shared_->mu);
+    shared_->open.erase(self_in_open_);
+  }
 
   void Read() {
     parser_.emplace();
     parser_->body_limit(shared_->params.body_limit_bytes);
     parser_->header_limit(static_cast<uint32_t>(shared_->params.header_limit_bytes));
+    MarkWaiting(true);
+    stream_.expires_after(shared_->params.header_timeout);
+    http::async_read_header(stream_, buffer_, *parser_,
+                            beast::bind_front_handler(&Connection::OnHeader, shared_from_this()));
+  }
+
+  // Under shared_->mu.
+  const asio::ip::address& client() const { return client_; }
+  // When it started waiting for a request's headers; nullopt while it reads a body or answers.
+  std::optional<SteadyClock::time_point> waiting_since() const { return waiting_since_; }
+
+  // On the socket thread: closes a connection that waits for headers, to make room for a new one.
+  // Its read then ends with operation_aborted, on this thread, after the caller has returned.
+  void Evict() {
+    {
+      std::lock_guard lock(shared_->mu);
+      waiting_since_.reset();  // no longer a candidate for the next eviction
+      evicted_ = true;         // nor counted against the caps while its read winds up
+    }
+    Close();
+  }
+  bool evicted() const { return evicted_; }
+
+ private:
+  void MarkWaiting(bool waiting) {
+    std::lock_guard lock(shared_->mu);
+    waiting_since_ = waiting ? std::optional(SteadyClock::now()) : std::nullopt;
+  }
+
+  void OnHeader(beast::error_code ec, size_t /*bytes*/) {
+    MarkWaiting(false);
+    if (ec || parser_->is_done()) {
+      OnRead(ec, 0);
+      return;
+    }
     stream_.expires_after(shared_->params.io_timeout);
     http::async_read(stream_, buffer_, *parser_,
                      beast::bind_front_handler(&Connection::OnRead, shared_from_this()));
   }
 
- private:
   void OnRead(beast::error_code ec, size_t /*bytes*/) {
     if (ec == http::error::end_of_stream || ec == beast::error::timeout ||
         ec == asio::error::operation_aborted || ec == asio::error::connection_reset) {
@@ -139,7 +187,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
   }
 
   beast::tcp_stream stream_;
+  const asio::ip::address client_;
   Shared* shared_;
+  std::list<Connection*>::iterator self_in_open_;         // under shared_->mu
+  std::optional<SteadyClock::time_point> waiting_since_;  // under shared_->mu
+  bool evicted_ = false;                                  // under shared_->mu
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   http::response<http::string_body> response_;
@@ -164,15 +216,48 @@ struct HttpServer::Impl {
     acceptor.async_accept([this](beast::error_code ec, tcp::socket socket) {
       if (ec == asio::error::operation_aborted) return;
       if (!ec) {
-        if (shared.connections.load() >= shared.params.max_connections) {
+        beast::error_code no_peer;
+        const asio::ip::address client = socket.remote_endpoint(no_peer).address();
+        if (!no_peer && MakeRoom(client)) {
+          std::make_shared<Connection>(std::move(socket), client, &shared)->Read();
+        } else {
           beast::error_code ignored;
           socket.close(ignored);
-        } else {
-          std::make_shared<Connection>(std::move(socket), &shared)->Read();
         }
       }
       Accept();
     });
+  }
+
+  // Whether a new connection from `client` may open: under both caps, or once the connection
+  // that has waited longest for its headers (the client's own when its cap is the one reached)
+  // is closed for it. A connection busy with a request is never closed so.
+  bool MakeRoom(const asio::ip::address& client) {
+    Connection* oldest = nullptr;
+    {
+      std::lock_guard lock(shared.mu);
+      size_t total = 0;
+      size_t from_client = 0;
+      for (const Connection* c : shared.open) {
+        if (c->evicted()) continue;
+        ++total;
+        from_client += c->client() == client ? 1 : 0;
+      }
+      const bool client_full = from_client >= shared.params.max_connections_per_client;
+      if (!client_full && total < shared.params.max_connections) return true;
+      for (Connection* c : shared.open) {
+        if (client_full && c->client() != client) continue;
+        if (c->waiting_since() &&
+            (oldest == nullptr || *c->waiting_since() < *oldest->waiting_since())) {
+          oldest = c;
+        }
+      }
+      if (oldest == nullptr) return false;
+    }
+    // On this, the socket thread, as every socket operation: the connection stays alive until
+    // its cancelled read completes here, after this returns.
+    oldest->Evict();
+    return true;
   }
 };
 

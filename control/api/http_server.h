@@ -1,7 +1,9 @@
 // The API's HTTP/1.1 server on Boost.Beast: one thread runs the sockets (asynchronous reads and
 // writes, each with a deadline), a small pool runs the handler, so a client that connects and
 // sends nothing, or reads its answer slowly, holds only its own connection: never the other
-// clients, never the run.
+// clients, never the run. Connections are capped, in all and per client address; when a cap is
+// reached, a new connection takes the place of the one that has waited longest for its request's
+// headers, so stalled clients can never lock out a new one.
 #pragma once
 
 #include <chrono>
@@ -17,11 +19,15 @@ namespace fe::control::api {
 
 struct HttpServerParams {
   ListenAddress address;
-  // A request must arrive whole, and an answer be taken, within this; then the connection closes.
+  // A request's headers must arrive within this from the connection's start (or the previous
+  // answer, on a kept-alive connection); then the connection closes.
+  std::chrono::milliseconds header_timeout{std::chrono::seconds(10)};
+  // Its body, and the answer's being taken, within this each.
   std::chrono::milliseconds io_timeout{std::chrono::seconds(30)};
-  size_t body_limit_bytes = 64 * 1024;   // larger bodies get 413
-  size_t header_limit_bytes = 8 * 1024;  // larger headers get 431
-  size_t max_connections = 64;           // further connections are closed at once
+  size_t body_limit_bytes = 64 * 1024;     // larger bodies get 413
+  size_t header_limit_bytes = 8 * 1024;    // larger headers get 431
+  size_t max_connections = 64;             // in all
+  size_t max_connections_per_client = 16;  // from one address
 };
 
 class HttpServer {

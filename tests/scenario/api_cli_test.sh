@@ -3,7 +3,7 @@
 # reason, 413, 404, 405 with Allow), loopback only unless told, a token file only its owner
 # reads, a WRED change through the API that stops the queue's marks from its time on, a change
 # sent ahead that equals the schedule entry, a read-only unpaced run, clients that stall without holding up the
-# run, /metrics accepted by promtool during a run and equal to summary.json at its end, in
+# run (closed at their header deadline), /metrics accepted by promtool during a run and equal to summary.json at its end, in
 # software and real-time mode. Waits are polls for a condition (ctest's timeout bounds them).
 # shellcheck source=cli_lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
@@ -153,7 +153,8 @@ marks_end=$(ecn_marks "$url" "$prio")
 [ "$marks_at" -gt 0 ] && [ "$marks_end" = "$marks_at" ] ||
   fail "ECN marks of priority $prio: $marks_at at ${at_ns} ns, $marks_end at the end"
 expect 409 "the run has finished" -X POST -H "$auth" "$url/v1/commands" -d "$cmd"
-grep -q closed "$work/stall.log" && fail "the server closed a stalled client: $(cat "$work/stall.log")"
+# The stalled clients held nothing up; the server closes each at its header deadline (10 s).
+until [ "$(grep -c closed "$work/stall.log")" -eq 2 ]; do sleep 0.1; done
 expect 200 "the API stops now" -X POST -H "$auth" "$url/v1/shutdown"
 wait $pid || fail "paced run: exit $?"
 
