@@ -81,37 +81,28 @@ grep -q '"stop_reason": "signal SIGINT"' "$work/out_pipe/summary.json" ||
 # At the slowest pace (a simulated nanosecond per wall second) the first window alone is due in
 # minutes of wall time: the wait for it still ends at the signal. `timeout` bounds the test: a
 # wait that did not would be killed after 60 s and fail it.
-paced="$work/out_paced"
-timeout -s KILL 60 "$bin" run "$root/scenarios/default.textproto" --out "$paced" \
-  --api 127.0.0.1:0 --pace 1e-9 --quiet >/dev/null 2>"$work/stderr_paced" &
-pid=$!
-until [ -s "$paced/api-token" ]; do
-  kill -0 "$pid" 2>/dev/null || break
-  sleep 0.05
-done
-kill -s TERM "$(pgrep -P "$pid" -x fabric-emu || echo "$pid")"
-wait "$pid"
-rc=$?
-[ "$rc" -eq 143 ] || fail "paced run: exit $rc, want 143: $(cat "$work/stderr_paced")"
-grep -q '"stop_reason": "signal SIGTERM"' "$paced/summary.json" ||
-  fail "paced run: summary.json does not say it was stopped"
-
+# stop_paced NAME [ARGS...]: a paced run with the API (and ARGS) stopped by SIGTERM.
+stop_paced() {
+  local name=$1 out="$work/out_$1" err="$work/stderr_$1"
+  shift
+  timeout -s KILL 60 "$bin" run "$root/scenarios/default.textproto" --out "$out" \
+    --api 127.0.0.1:0 --pace 1e-9 --quiet "$@" >/dev/null 2>"$err" &
+  local pid=$!
+  until [ -s "$out/api-token" ]; do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.05
+  done
+  kill -s TERM "$(pgrep -P "$pid" -x fabric-emu || echo "$pid")"
+  wait "$pid"
+  local rc=$?
+  [ "$rc" -eq 143 ] || fail "$name run: exit $rc, want 143: $(cat "$err")"
+  grep -q '"stop_reason": "signal SIGTERM"' "$out/summary.json" ||
+    fail "$name run: summary.json does not say it was stopped"
+}
+stop_paced paced
 # With --api-hold the same: the signal asked the process to end, so it writes its outputs and
 # exits rather than holding the API open (which would wait for a second signal for ever; the
 # `timeout` would then kill it, exit 137).
-held="$work/out_held"
-timeout -s KILL 60 "$bin" run "$root/scenarios/default.textproto" --out "$held" \
-  --api 127.0.0.1:0 --pace 1e-9 --api-hold --quiet >/dev/null 2>"$work/stderr_held" &
-pid=$!
-until [ -s "$held/api-token" ]; do
-  kill -0 "$pid" 2>/dev/null || break
-  sleep 0.05
-done
-kill -s TERM "$(pgrep -P "$pid" -x fabric-emu || echo "$pid")"
-wait "$pid"
-rc=$?
-[ "$rc" -eq 143 ] || fail "paced run with --api-hold: exit $rc, want 143: $(cat "$work/stderr_held")"
-grep -q '"stop_reason": "signal SIGTERM"' "$held/summary.json" ||
-  fail "paced run with --api-hold: summary.json does not say it was stopped"
+stop_paced held --api-hold
 
 cli_finish "signal_cli"
