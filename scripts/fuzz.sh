@@ -4,7 +4,8 @@
 # replays every committed corpus input, fuzzes each target for a bounded time and runs the unit
 # tests of the layers below the dataplane under the same sanitizers.
 #
-#   scripts/fuzz.sh                   60 s per target, then the sanitised unit tests
+#   scripts/fuzz.sh                   60 s per target (a third of it for the small parsers:
+#                                     trace, command and report), then the sanitised unit tests
 #   FUZZ_SECONDS=30 scripts/fuzz.sh   what CI runs
 #   FUZZ_SECONDS=600 scripts/fuzz.sh  a longer search
 #   FUZZ_TARGETS=frame_fuzz scripts/fuzz.sh
@@ -21,7 +22,7 @@ seconds=${FUZZ_SECONDS:-60}
 # (docs/reliability.md); no input needs three times that.
 timeout_s=${FUZZ_TIMEOUT:-25}
 build_dir=${FUZZ_BUILD_DIR:-build-fuzz}
-read -r -a targets <<<"${FUZZ_TARGETS:-scenario_fuzz frame_fuzz}"
+read -r -a targets <<<"${FUZZ_TARGETS:-scenario_fuzz frame_fuzz trace_fuzz command_fuzz report_fuzz}"
 # Unit tests that need no DPDK: the sanitizers check the code the fuzz targets reach through
 # them, from the scheduler to the topology builders and congestion control. FUZZ_UNIT_TESTS=
 # leaves them out.
@@ -33,20 +34,31 @@ max_len_of() {
   case "$1" in
     scenario_fuzz) echo 8192 ;;
     frame_fuzz) echo 4096 ;;
+    # A trace's or an events file's rows, a command, a summary.json: a few KB shows every rule.
+    trace_fuzz | command_fuzz) echo 4096 ;;
+    report_fuzz) echo 16384 ;;
+  esac
+}
+# Seconds of search of each target: the small parsers (a text format each, thousands of inputs
+# a second) reach their coverage's plateau within seconds and get a third of FUZZ_SECONDS.
+seconds_of() {
+  case "$1" in
+    scenario_fuzz | frame_fuzz) echo "${seconds}" ;;
+    *) echo $(((seconds + 2) / 3)) ;;
   esac
 }
 # libFuzzer options of each target besides the common ones.
 options_of() {
   case "$1" in
     scenario_fuzz) echo "-dict=${build_dir}/scenario_fuzz.dict" ;;
-    frame_fuzz) echo "" ;;
+    *) echo "" ;;
   esac
 }
 # Read-only seed folders besides the target's own committed corpus.
 seeds_of() {
   case "$1" in
     scenario_fuzz) echo "scenarios tests/data/bad" ;;
-    frame_fuzz) echo "" ;;
+    *) echo "" ;;
   esac
 }
 
@@ -98,9 +110,9 @@ for target in "${targets[@]}"; do
     >"${build_dir}/${target}.replay.log" 2>&1 || code=$?
   ((code == 0)) || tail -40 "${build_dir}/${target}.replay.log"
   result "${target} replay" "${code}"
-  echo "fuzz: ${target}: fuzzing for ${seconds} s"
+  echo "fuzz: ${target}: fuzzing for $(seconds_of "${target}") s"
   code=0
-  "${bin}" -max_total_time="${seconds}" -timeout="${timeout_s}" -max_len="$(max_len_of "${target}")" \
+  "${bin}" -max_total_time="$(seconds_of "${target}")" -timeout="${timeout_s}" -max_len="$(max_len_of "${target}")" \
     -print_final_stats=1 -artifact_prefix="${artifacts}" "${options[@]}" \
     "${work}" "${corpus}" "${seeds[@]}" \
     >"${build_dir}/${target}.log" 2>&1 || code=$?
