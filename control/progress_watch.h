@@ -31,8 +31,6 @@ class ProgressWatch {
   std::optional<std::string> Check(Time reached);
 
  private:
-  bool AnyInProgress() const;
-
   const Emulation* e_;
   Time timeout_;
   Time last_progress_ = Time::Zero();

@@ -22,13 +22,7 @@ void QueueSampler::OnEvent(uint64_t /*arg*/) {
       }
     }
   }
-  const dp::MessageTable& messages = fabric_->messages();
-  for (uint32_t id = 0; id < messages.size(); ++id) {
-    if (!messages.finished(id)) {
-      sched_->After(interval_, this);
-      return;
-    }
-  }
+  if (fabric_->MessagesUnfinished() > 0) sched_->After(interval_, this);
 }
 
 std::string QueuesCsv(std::span<const QueueSample> samples, const topo::Graph& graph) {

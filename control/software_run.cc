@@ -199,17 +199,13 @@ StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
   DetachCapture(scenario, &e);
   // Lazy timers (retransmission, rate increase) may outlive the traffic and fire as no-ops: events
   // left at the stop mean work was cut short only if some message is not finished yet.
-  const dp::MessageTable& messages = e.fabric->messages();
-  bool unfinished = false;
-  for (uint32_t id = 0; id < messages.size() && !unfinished; ++id) {
-    unfinished = !messages.finished(id);
-  }
-  r.stopped_early = !e.sched.empty() && unfinished;
+  r.stopped_early = !e.sched.empty() && e.fabric->MessagesUnfinished() > 0;
   if (r.stopped_early && r.stop_reason.empty()) r.stop_reason = "run.stop_ns";
   // The run's length is when its last message completed, unless it was stopped first.
   const bool stopped = !r.stop_reason.empty();
   r.simulated_time = stopped ? e.sched.Now() : Time::Zero();
   if (!stopped) {
+    const dp::MessageTable& messages = e.fabric->messages();
     for (uint32_t id = 0; id < messages.size(); ++id) {
       const Time end = messages.completed(id) ? messages.sender[id].completed_at
                                               : messages.receiver[id].delivered_at;

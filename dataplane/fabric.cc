@@ -356,6 +356,18 @@ uint64_t Fabric::nic_alloc_failures() const {
   return n;
 }
 
+uint64_t Fabric::MessagesInProgress() const {
+  int64_t n = 0;
+  for (const auto& nic : nics_) n += nic->in_progress_change();
+  return static_cast<uint64_t>(n);
+}
+
+uint64_t Fabric::MessagesUnfinished() const {
+  int64_t finished = 0;
+  for (const auto& nic : nics_) finished += nic->finished_change();
+  return messages_.size() - static_cast<uint64_t>(finished);
+}
+
 uint32_t Fabric::mbufs_in_use() const { return PacketsInUse(pool_); }
 
 }  // namespace fe::dp

@@ -159,6 +159,10 @@ class Fabric final : public Reachability {
   rte_mempool* pool() const { return pool_; }
   uint64_t messages_delivered() const;
   FabricTotals Totals() const;
+  // Messages started and not finished (MessageTable::in_progress), and those not finished, from
+  // the NICs' counts: a look that costs a pass over the NICs, not over the messages.
+  uint64_t MessagesInProgress() const;
+  uint64_t MessagesUnfinished() const;
   // Packets the NICs could not allocate (Totals().nics.alloc_failures, without summing the rest,
   // for a check between slices of a run).
   uint64_t nic_alloc_failures() const;

@@ -146,6 +146,8 @@ struct MessageTable {
     const SenderState& s = sender[id];
     return s.completed() || s.unreachable || s.cancelled;
   }
+  // Started and not finished yet.
+  bool in_progress(uint32_t id) const { return sender[id].started() && !finished(id); }
 };
 
 }  // namespace fe::dp

@@ -135,7 +135,7 @@ void Nic::OnEvent(uint64_t arg) {
   switch (static_cast<Timer>(arg >> (kIdBits + kGenerationBits))) {
     case Timer::kStart: {
       SenderState& msg = messages_->sender[id];
-      msg.started_at = sched_->Now();
+      Tracked(id, [this](SenderState& m) { m.started_at = sched_->Now(); });
       if (reach_ != nullptr &&
           !reach_->Reachable(host_, host_port_, messages_->info[id].spec.dst_host)) {
         if (reach_->MoveToLivePort(id)) return;
@@ -357,7 +357,7 @@ void Nic::ArmRetransmit(uint32_t id, SenderState& msg) {
 
 void Nic::Abandon(uint32_t id) {
   SenderState& msg = messages_->sender[id];
-  msg.unreachable = true;
+  Tracked(id, [](SenderState& m) { m.unreachable = true; });
   // Nothing left to send: a queued entry finds nothing (CanSend) and drops out, the pending
   // retransmission lapses, and late ACKs move nothing (OnAck rewinds no unreachable message).
   msg.next_psn = messages_->info[id].packets_total;

@@ -197,7 +197,9 @@ class Nic final : public PacketReceiver, public PacketSource, public EventHandle
   void StartAt(uint32_t id, Time at);
   // Marks message id, never started, as one that will not start (a message it waits for was
   // given up), or revokes that.
-  void SetCancelled(uint32_t id, bool cancelled) { messages_->sender[id].cancelled = cancelled; }
+  void SetCancelled(uint32_t id, bool cancelled) {
+    Tracked(id, [cancelled](SenderState& msg) { msg.cancelled = cancelled; });
+  }
   // Deliveries this NIC receives and messages it gives up are reported to `observer` (nullptr:
   // to no one).
   void SetObserver(MessageObserver* observer) { observer_ = observer; }
@@ -222,6 +224,11 @@ class Nic final : public PacketReceiver, public PacketSource, public EventHandle
   void SetDcqcn(const cong::DcqcnConfig& dcqcn) { config_.dcqcn = dcqcn; }
   NicCounters counters() const;
   uint64_t alloc_failures() const { return counters_.alloc_failures; }
+  // How much this NIC changed the count of messages in progress (MessageTable::in_progress) and
+  // of those finished. A message moved to another port at its start starts on one NIC and
+  // finishes on another, so only the sums over a host's NICs are counts (Fabric sums them all).
+  int64_t in_progress_change() const { return in_progress_change_; }
+  int64_t finished_change() const { return finished_change_; }
 
  private:
   enum class Timer : uint64_t { kStart = 0, kRetransmit = 1, kWakeup = 2 };
@@ -233,6 +240,20 @@ class Nic final : public PacketReceiver, public PacketSource, public EventHandle
   };
 
   static uint64_t EventArg(Timer t, uint64_t generation, uint32_t id);
+  // Applies `change` to message id's sender state and counts what it did to the message's being
+  // in progress or finished: the fabric then knows both counts without walking its messages.
+  template <typename Change>
+  void Tracked(uint32_t id, Change change) {
+    const bool was_in_progress = messages_->in_progress(id);
+    const bool was_finished = messages_->finished(id);
+    change(messages_->sender[id]);
+    in_progress_change_ += int32_t{messages_->in_progress(id)} - int32_t{was_in_progress};
+    finished_change_ += int32_t{messages_->finished(id)} - int32_t{was_finished};
+  }
+  // The ACK of message id's last packet is in: it completes now.
+  void Complete(uint32_t id) {
+    Tracked(id, [this](SenderState& m) { m.completed_at = sched_->Now(); });
+  }
   void OnData(rte_mbuf* m, uint32_t id, const HeaderView& h);
   void OnAck(rte_mbuf* m, uint32_t id, uint32_t psn);
   void OnCnp(uint32_t id);
@@ -276,7 +297,9 @@ class Nic final : public PacketReceiver, public PacketSource, public EventHandle
   HpccTable* hpcc_;
   // Under HPCC the window counts wire bytes (the unit of W_init = B x T) of full-sized packets.
   int64_t full_packet_wire_bytes_;
-  bool paced_;                    // QPs can run below line rate
+  bool paced_;  // QPs can run below line rate
+  // Tracked's counts, each in the padding after a narrower field (a NIC makes at most 2^24).
+  int32_t in_progress_change_ = 0;
   Fifo<uint32_t> ready_;          // QPs whose next packet may start now, round-robin
   std::vector<Waiting> waiting_;  // min-heap of paced QPs not yet due
   Time wakeup_at_ = Time::Infinite();
@@ -287,6 +310,7 @@ class Nic final : public PacketReceiver, public PacketSource, public EventHandle
   std::unique_ptr<DropCounters> drops_;
   Reachability* reach_ = nullptr;
   uint16_t host_port_ = 0;
+  int32_t finished_change_ = 0;
   MessageObserver* observer_ = nullptr;
   // The out-of-order mode's state (both null in order).
   std::unique_ptr<OooReceiver> ooo_receiver_;

@@ -188,7 +188,7 @@ void Nic::OnSelectiveAck(rte_mbuf* m, uint32_t id, uint32_t psn) {
       selective_->OnDeadlineSet(msg);
     }
   }
-  if (msg.acked_packets == packets_total && !msg.completed()) msg.completed_at = sched_->Now();
+  if (msg.acked_packets == packets_total && !msg.completed()) Complete(id);
   if (!msg.unreachable && selective_->FastResend(msg)) ++counters_.fast_retransmits;
   if (config_.cc == CongestionControl::kHpcc) return OnHpccAck(m, id, msg);
   // The cumulative point moved the window on, the SACK block moved the next PSN, or a hole is
@@ -232,7 +232,7 @@ void Nic::OnAck(rte_mbuf* m, uint32_t id, uint32_t psn) {
     }
   }
   if (msg.acked_packets == messages_->info[id].packets_total && !msg.completed()) {
-    msg.completed_at = sched_->Now();
+    Complete(id);
   }
   if (config_.cc == CongestionControl::kHpcc) OnHpccAck(m, id, msg);
 }
