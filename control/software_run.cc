@@ -159,11 +159,12 @@ StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
     const size_t rows = (r.rates != nullptr ? r.rates->samples().size() : 0) +
                         (r.queues != nullptr ? r.queues->samples().size() : 0);
     if (rows > options.max_sample_rows) {
-      return Status::Error(
-          "rates.csv and queues.csv would hold more than " +
-          std::to_string(options.max_sample_rows) + " rows by simulated " +
-          std::to_string(e.sched.Now().ns()) +
-          " ns; raise run.rate_sample_interval_ns or run.queue_sample_interval_ns");
+      r.failure = "rates.csv and queues.csv would hold more than " +
+                  std::to_string(options.max_sample_rows) + " rows by simulated " +
+                  std::to_string(e.sched.Now().ns()) +
+                  " ns; raise run.rate_sample_interval_ns or run.queue_sample_interval_ns";
+      r.stop_reason = "sample row limit";
+      break;
     }
     // Short of a full slice, the scheduler ran everything up to `until`, unless pacing stopped it.
     const bool slice_done =

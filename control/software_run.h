@@ -18,7 +18,8 @@
 namespace fe::control {
 
 // At most this many rows in rates.csv and queues.csv together (about 0.5 GB while the run holds
-// them); a run that would sample more stops with an error naming the intervals.
+// them); a run that would sample more stops there, its outputs standing, and fails with an error
+// naming the intervals.
 inline constexpr size_t kMaxSampleRows = 20'000'000;
 
 struct SoftwareRunOptions {
@@ -44,14 +45,15 @@ struct SoftwareRunResult {
   // The run ended before every message finished (completed, given up or never to start).
   bool stopped_early = false;
   // Why the run ended there: "run.stop_ns", "signal SIGINT" or "signal SIGTERM", "no progress",
-  // "api shutdown", "packet memory"; empty when every message finished.
+  // "api shutdown", "packet memory", "sample row limit"; empty when every message finished.
   std::string stop_reason;
   int stop_signal = 0;  // SIGINT or SIGTERM when a signal stopped the run
   // Set when the run stopped for want of progress (control/progress_watch.h): which flows, where
   // their frames are dropped and the setting behind it. The run has failed, its outputs stand.
   std::string no_progress;
-  // Set when the run could not go on (its packets outgrew the pool: control/packet_budget.h),
-  // saying why. The run has failed, its outputs stand.
+  // Set when the run could not go on, saying why: its packets outgrew the pool
+  // (control/packet_budget.h), or the samplers' rows passed SoftwareRunOptions::max_sample_rows
+  // (then what to raise). The run has failed, its outputs (the rows so far too) stand.
   std::string failure;
   std::unique_ptr<RateSampler> rates;    // set when run.rate_sample_interval_ns > 0
   std::unique_ptr<QueueSampler> queues;  // set when run.queue_sample_interval_ns > 0
