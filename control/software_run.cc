@@ -147,6 +147,7 @@ StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
         options.api != nullptr ? options.api->SliceEnd(e.sched.ran_until()) : Time::Infinite();
     const uint64_t ran = e.sched.RunUntil(until, kEventsPerSlice, start_by);
     r.events += ran;
+    if (options.after_slice) options.after_slice(e, r.events);
     if (*capture != nullptr) (*capture)->Flush();
     if (e.fabric->nic_alloc_failures() > 0) {
       r.failure = OutOfPacketsMessage(e.packet_budget, dp::PacketsInUse(e.fabric->pool()),

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -34,6 +35,9 @@ struct SoftwareRunOptions {
   api::ApiSession* api = nullptr;
   // Commands to run at their times (a replayed events.csv, control/commands/events_csv.h).
   std::vector<AppliedCommand> replay;
+  // Called after every slice with the emulation and the events run so far: a benchmark's view of
+  // the speed along the run (empty: none).
+  std::function<void(const Emulation& e, uint64_t events)> after_slice;
 };
 
 struct SoftwareRunResult {
