@@ -64,7 +64,14 @@ StatusOr<std::string> ReadTokenFile(const std::string& path) {
   if (first == std::string::npos) {
     return Status::Error("--api-token-file " + path + ": its first line holds no token");
   }
-  return line.substr(first, last - first + 1);
+  std::string token = line.substr(first, last - first + 1);
+  if (token.size() < kMinTokenBytes) {
+    return Status::Error("--api-token-file " + path + ": the token has " +
+                         std::to_string(token.size()) + (token.size() == 1 ? " byte" : " bytes") +
+                         ", fewer than the " + std::to_string(kMinTokenBytes) +
+                         " that make it hard to guess; `openssl rand -hex 32` makes one of 64");
+  }
+  return token;
 }
 
 bool BearerMatches(std::string_view authorization, std::string_view token) {

@@ -2,6 +2,7 @@
 // owner may read, or one the user keeps in such a file (--api-token-file).
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -17,8 +18,13 @@ inline constexpr std::string_view kTokenFileName = "api-token";
 StatusOr<std::string> NewToken();
 // Writes `token` and a newline to `path` with mode 0600, replacing any file there.
 Status WriteTokenFile(const std::string& path, const std::string& token);
-// The first line of `path`, without surrounding blanks. Refused when the file is empty, or
-// readable or writable by others than its owner (the token would not be a secret).
+// A token from --api-token-file is refused below this many bytes: one so short could be guessed
+// in a few requests (16 random hex digits are 64 bits; NewToken gives 64 digits).
+inline constexpr size_t kMinTokenBytes = 16;
+
+// The first line of `path`, without surrounding blanks. Refused when the file is readable or
+// writable by others than its owner, or its token is shorter than kMinTokenBytes (it would not
+// be a secret).
 StatusOr<std::string> ReadTokenFile(const std::string& path);
 // Whether an Authorization header value is "Bearer <token>". Takes the same time for any header
 // of a given length, wherever it differs from the token: a client cannot find it byte by byte.
