@@ -77,6 +77,8 @@ StatusOr<std::vector<EventRow>> ParseEventsCsv(const std::string& text, const st
   };
   while (std::getline(in, line)) {
     ++number;
+    // A file saved on Windows ends its lines in CR LF; the CR belongs to no field.
+    if (!line.empty() && line.back() == '\r') line.pop_back();
     if (number == 1) {
       if (line != kHeader) return error("the header must read " + std::string(kHeader));
       continue;

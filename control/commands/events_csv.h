@@ -30,7 +30,7 @@ struct EventRow {
   AppliedCommand applied;
 };
 
-// The rows of an events.csv text; errors read "FILE:LINE: reason".
+// The rows of an events.csv text, its lines ended by LF or CR LF; errors read "FILE:LINE: reason".
 StatusOr<std::vector<EventRow>> ParseEventsCsv(const std::string& text, const std::string& file);
 
 // Reads an events.csv and checks every command against the (validated) scenario and the fabric
