@@ -115,6 +115,11 @@ StatusOr<Workload> KvCacheWorkload(const KvCache& kv, const topo::Graph& graph, 
       a.requests = static_cast<uint64_t>(q.requests());
       a.start = TimeFromNs(q.start_ns());
       a.seed = seed;
+      // Poisson requests carry no hash ids, so each sends its whole input, at least one token:
+      // too many of them are refused before millions of arrivals and messages are made.
+      const uint64_t least_tokens =
+          q.has_input_tokens_cdf_file() ? 1 : static_cast<uint64_t>(q.input_tokens());
+      if (Status s = CheckKvRequestCount(p, a.requests, least_tokens); !s.ok()) return s;
       std::optional<FlowSizeCdf> tokens;
       if (q.has_input_tokens_cdf_file()) {
         StatusOr<FlowSizeCdf> cdf =

@@ -76,6 +76,32 @@ class Assigner {
   std::vector<KvBlockCache> decode_blocks_;
 };
 
+uint32_t LayersPerMessage(const KvCacheParams& p) {
+  return p.layers_per_message == 0 ? p.model.layers
+                                   : std::min(p.layers_per_message, p.model.layers);
+}
+
+uint64_t MaxMessages(const KvCacheParams& p) {
+  return p.max_messages == 0 ? uint64_t{std::numeric_limits<uint32_t>::max()} : p.max_messages;
+}
+
+// The KV cache of layers [first, end) for `tokens` tokens.
+uint64_t GroupBytes(const KvCacheParams& p, uint32_t first, uint32_t end, uint64_t tokens) {
+  return uint64_t{end - first} * p.model.LayerBytesPerToken() * tokens;
+}
+
+// The equal parts of at most max_message_bytes a transfer of `bytes` is cut in.
+uint64_t PartsOf(const KvCacheParams& p, uint64_t bytes) {
+  return (bytes + p.max_message_bytes - 1) / p.max_message_bytes;
+}
+
+Status TooManyMessages(uint64_t max_messages, const std::string& why) {
+  return Status::Error("kv cache makes more than " + std::to_string(max_messages) + " messages" +
+                       why +
+                       "; send fewer requests, or raise max_message_bytes or "
+                       "layers_per_message");
+}
+
 Status CheckParams(const KvCacheParams& p) {
   if (p.prefill_hosts.empty() || p.decode_hosts.empty()) {
     return Status::Error("kv cache needs at least one prefill and one decode host");
@@ -134,14 +160,31 @@ std::vector<KvArrival> PoissonArrivals(const KvPoissonParams& p) {
   return out;
 }
 
+uint64_t KvRequestMessages(const KvCacheParams& p, uint64_t sent_tokens) {
+  const uint32_t layers = p.model.layers;
+  const uint32_t group = LayersPerMessage(p);
+  uint64_t messages = 0;
+  for (uint32_t first = 0; sent_tokens > 0 && group > 0 && first < layers; first += group) {
+    messages += PartsOf(p, GroupBytes(p, first, std::min(first + group, layers), sent_tokens));
+  }
+  return messages;
+}
+
+Status CheckKvRequestCount(const KvCacheParams& p, uint64_t requests, uint64_t least_tokens) {
+  if (Status s = CheckParams(p); !s.ok()) return s;
+  const uint64_t least = KvRequestMessages(p, least_tokens);
+  const uint64_t max_messages = MaxMessages(p);
+  if (least == 0 || requests <= max_messages / least) return Status::Ok();
+  return TooManyMessages(max_messages, ": " + std::to_string(requests) + " requests of at least " +
+                                           std::to_string(least) + " each");
+}
+
 StatusOr<Workload> MakeKvCacheWorkload(const KvCacheParams& p,
                                        std::span<const KvArrival> arrivals) {
   if (Status s = CheckParams(p); !s.ok()) return s;
   const uint32_t layers = p.model.layers;
-  const uint32_t group =
-      p.layers_per_message == 0 ? layers : std::min(p.layers_per_message, layers);
-  const uint64_t max_messages =
-      p.max_messages == 0 ? uint64_t{std::numeric_limits<uint32_t>::max()} : p.max_messages;
+  const uint32_t group = LayersPerMessage(p);
+  const uint64_t max_messages = MaxMessages(p);
   Workload w;
   w.jobs.push_back(p.job);
   w.requests.reserve(arrivals.size());
@@ -181,14 +224,10 @@ StatusOr<Workload> MakeKvCacheWorkload(const KvCacheParams& p,
       const Time ready =
           r.prefill_start + Time::FromPs(static_cast<int64_t>(
                                 static_cast<__int128>(prefill_time.ps()) * end / layers));
-      const uint64_t bytes = uint64_t{end - first} * p.model.LayerBytesPerToken() * sent_tokens;
-      const uint64_t parts = (bytes + p.max_message_bytes - 1) / p.max_message_bytes;
+      const uint64_t bytes = GroupBytes(p, first, end, sent_tokens);
+      const uint64_t parts = PartsOf(p, bytes);
       for (uint64_t k = 0; k < parts; ++k) {
-        if (w.size() >= max_messages) {
-          return Status::Error("kv cache makes more than " + std::to_string(max_messages) +
-                               " messages; send fewer requests, or raise max_message_bytes or "
-                               "layers_per_message");
-        }
+        if (w.size() >= max_messages) return TooManyMessages(max_messages, "");
         const uint64_t size = bytes / parts + (k < bytes % parts ? 1 : 0);
         w.Add(Flow{.src_host = r.prefill_host,
                    .dst_host = r.decode_host,

@@ -76,6 +76,14 @@ struct KvCacheParams {
   Job job{"", "kv_cache", 26};
 };
 
+// The messages of a request whose `sent_tokens` input tokens all cross the fabric (none reused):
+// one per group of layers_per_message layers, times the parts max_message_bytes cuts it in.
+uint64_t KvRequestMessages(const KvCacheParams& params, uint64_t sent_tokens);
+
+// Refuses, before any arrival is drawn or message made, `requests` requests that each send at
+// least `least_tokens` tokens when they would make more than params.max_messages messages.
+Status CheckKvRequestCount(const KvCacheParams& params, uint64_t requests, uint64_t least_tokens);
+
 // The transfers of `arrivals` (in arrival order), all in job 0 = params.job; requests[i] is
 // arrivals[i], and every message's request_of names its request. A request whose whole input is
 // reused sends nothing and has no message.

@@ -95,6 +95,17 @@ TEST(KvCacheSectionTest, BadFieldsAreRefusedAtTheirLineAndPath) {
        "} }\n",
        "t.textproto:2: traffic[0].kv_cache: request 10: its prefill would end past the latest time "
        "a run reaches; lower prefill_ns_per_token or add prefill hosts"},
+      // 16,000,000 requests of 32 one-layer messages each: refused by their count, before the
+      // arrivals are drawn (the request count alone is within a run's 16,776,960 messages).
+      {"topology { fat_tree { k: 4 } }\n"
+       "traffic { kv_cache {\n"
+       "  prefill_host: 0 decode_host: 8 model { preset: LLAMA_3_1_8B }\n"
+       "  prefill_ns_per_token: 1 layers_per_message: 1\n"
+       "  poisson { rate_per_s: 1e9 requests: 16000000 input_tokens: 1 }\n"
+       "} }\n",
+       "t.textproto:2: traffic[0].kv_cache: kv cache makes more than 16776960 messages: 16000000 "
+       "requests of at least 32 each; send fewer requests, or raise max_message_bytes or "
+       "layers_per_message"},
       {Scenario(""),
        "t.textproto:2: traffic[0].kv_cache: choose the requests: mooncake { file } "
        "or poisson { rate_per_s requests }"},

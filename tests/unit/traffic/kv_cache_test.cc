@@ -336,5 +336,36 @@ TEST(KvCacheTest, BadParamsAreRefused) {
   EXPECT_NE(w.status().message().find("more than 3 messages"), std::string::npos);
 }
 
+// The count a request's transfer makes, computed without making it: 32 layers in groups of 5 are
+// 7 groups (6 of 5 layers, one of 2), and with messages of at most 1 MiB a group of 5 layers of
+// 1,000 tokens (5 x 4,096 x 1,000 bytes, 19.5 MiB) goes in 20 parts, one of 2 layers in 8: 128.
+// The workload made from one such request has as many messages.
+TEST(KvCacheTest, RequestMessagesAreCountedAsTheWorkloadMakesThem) {
+  KvCacheParams p = Params(1, 1);
+  p.layers_per_message = 5;
+  p.max_message_bytes = 1 << 20;
+  ASSERT_EQ(p.model.LayerBytesPerToken(), kLlama8BBytesPerToken / 32);
+  EXPECT_EQ(KvRequestMessages(p, 1000), 6u * 20 + 8);
+  const std::vector<KvArrival> one = {KvArrival{Time::Zero(), 1000, {}}};
+  EXPECT_EQ(Make(p, one).size(), KvRequestMessages(p, 1000));
+  EXPECT_EQ(KvRequestMessages(p, 0), 0u);  // all reused: nothing sent
+  EXPECT_EQ(KvRequestMessages(p, 1), 7u);  // one part per group
+}
+
+// 1,000 requests of 7 messages are 7,000: at a limit of 6,999 they are refused by count alone,
+// naming the requests, and at 7,000 they pass.
+TEST(KvCacheTest, TooManyRequestsAreRefusedBeforeTheyAreMade) {
+  KvCacheParams p = Params(1, 1);
+  p.layers_per_message = 5;
+  p.max_messages = 6'999;
+  const Status s = CheckKvRequestCount(p, 1'000, 1);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.message(),
+            "kv cache makes more than 6999 messages: 1000 requests of at least 7 each; send fewer "
+            "requests, or raise max_message_bytes or layers_per_message");
+  p.max_messages = 7'000;
+  EXPECT_TRUE(CheckKvRequestCount(p, 1'000, 1).ok());
+}
+
 }  // namespace
 }  // namespace fe
