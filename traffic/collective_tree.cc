@@ -39,10 +39,11 @@ int BtreeParent(int n, int rank) {
   return up >= n ? rank ^ bit : up;
 }
 
-// A tree over positions: parent by position (-1 at the root) and an order with every child before
-// its parent.
+// A tree over positions: parent by position (-1 at the root), children by position (in position
+// order) and an order with every child before its parent.
 struct Tree {
   std::vector<int> parent;
+  std::vector<std::vector<uint32_t>> children;
   std::vector<uint32_t> bottom_up;
 };
 
@@ -52,7 +53,10 @@ Tree MakeTree(std::vector<int> parent) {
   for (uint32_t r = 0; r < n; ++r) {
     for (int p = parent[r]; p >= 0; p = parent[p]) ++depth[r];
   }
-  Tree t{std::move(parent), std::vector<uint32_t>(n)};
+  Tree t{std::move(parent), std::vector<std::vector<uint32_t>>(n), std::vector<uint32_t>(n)};
+  for (uint32_t r = 0; r < n; ++r) {
+    if (t.parent[r] >= 0) t.children[t.parent[r]].push_back(r);
+  }
   std::iota(t.bottom_up.begin(), t.bottom_up.end(), 0u);
   std::stable_sort(t.bottom_up.begin(), t.bottom_up.end(),
                    [&](uint32_t x, uint32_t y) { return depth[x] > depth[y]; });
@@ -116,9 +120,7 @@ std::vector<RankGate> AppendDoubleTree(const AlgorithmArgs& a, const OpContext& 
           for (const uint32_t p : tree.bottom_up) {
             if (tree.parent[p] < 0) continue;
             deps.clear();
-            for (uint32_t q = 0; q < n; ++q) {
-              if (tree.parent[q] == static_cast<int>(p)) deps.push_back(up[q]);
-            }
+            for (const uint32_t q : tree.children[p]) deps.push_back(up[q]);
             if (k > 0) deps.push_back(up[p]);  // chunk k - 1 has arrived at the parent
             up[p] = b.Send(rank(p), rank(tree.parent[p]), bytes, key, deps);
           }
@@ -132,9 +134,7 @@ std::vector<RankGate> AppendDoubleTree(const AlgorithmArgs& a, const OpContext& 
           if (tree.parent[parent] >= 0) {
             deps.push_back(down[parent]);
           } else if (!broadcast) {
-            for (uint32_t q = 0; q < n; ++q) {
-              if (tree.parent[q] == parent) deps.push_back(up[q]);
-            }
+            for (const uint32_t q : tree.children[parent]) deps.push_back(up[q]);
           }
           if (k > 0) deps.push_back(down[p]);  // chunk k - 1 has arrived at p
           down[p] = b.Send(rank(parent), rank(p), bytes, key, deps);
