@@ -51,8 +51,11 @@ CollectiveKind CollectiveKindOf(Collective::Op op) {
   return CollectiveKind::kAllReduce;
 }
 
-CollectiveAlgorithm CollectiveAlgorithmOf(const Collective& c) {
-  switch (c.algorithm()) {
+namespace {
+
+// The algorithm named by `a`, or `unset` for ALGORITHM_UNSPECIFIED.
+CollectiveAlgorithm AlgorithmOf(Collective::Algorithm a, CollectiveAlgorithm unset) {
+  switch (a) {
     case Collective::RING:
       return CollectiveAlgorithm::kRing;
     case Collective::DOUBLE_BINARY_TREE:
@@ -66,8 +69,18 @@ CollectiveAlgorithm CollectiveAlgorithmOf(const Collective& c) {
     case Collective::ALGORITHM_UNSPECIFIED:
       break;
   }
-  return c.op() == Collective::ALL_TO_ALL ? CollectiveAlgorithm::kDirect
-                                          : CollectiveAlgorithm::kRing;
+  return unset;
+}
+
+}  // namespace
+
+CollectiveAlgorithm CollectiveAlgorithmOf(const Collective& c) {
+  return AlgorithmOf(c.algorithm(), c.op() == Collective::ALL_TO_ALL ? CollectiveAlgorithm::kDirect
+                                                                     : CollectiveAlgorithm::kRing);
+}
+
+CollectiveAlgorithm AcrossAlgorithmOf(const Collective& c) {
+  return AlgorithmOf(c.across_algorithm(), CollectiveAlgorithm::kRing);
 }
 
 StatusOr<Workload> CollectiveWorkload(const Collective& c, const topo::Graph& graph, uint64_t seed,
@@ -92,6 +105,7 @@ StatusOr<Workload> CollectiveWorkload(const Collective& c, const topo::Graph& gr
   CollectiveSpec spec;
   spec.kind = CollectiveKindOf(c.op());
   spec.algorithm = CollectiveAlgorithmOf(c);
+  spec.across = AcrossAlgorithmOf(c);
   spec.ranks = PlaceRanks(PlacementOf(c.placement()), candidates, count, group_of_host, seed);
   for (const uint32_t h : spec.ranks) spec.group_of_rank.push_back(group_of_host[h]);
   spec.channels = static_cast<uint32_t>(c.channels());

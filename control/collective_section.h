@@ -26,6 +26,8 @@ Placement PlacementOf(fabric_emu::Collective::Placement p);
 CollectiveKind CollectiveKindOf(fabric_emu::Collective::Op op);
 // The algorithm asked for, or the op's default: ring, direct for all-to-all.
 CollectiveAlgorithm CollectiveAlgorithmOf(const fabric_emu::Collective& c);
+// HIERARCHICAL's algorithm across the groups, or ring when unset.
+CollectiveAlgorithm AcrossAlgorithmOf(const fabric_emu::Collective& c);
 
 // The section's messages, all in one job named "collective" (the caller names it and sets its
 // DSCP). Placement draws from `seed`. Errors name the field at fault.

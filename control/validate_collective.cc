@@ -30,6 +30,28 @@ bool AlgorithmFits(const Collective& c, Validation& v, const Site& s) {
   return ok;
 }
 
+// across_algorithm: only for HIERARCHICAL, and one its op's phase across the groups can run.
+bool AcrossAlgorithmFits(const Collective& c, Validation& v, const Site& s) {
+  if (c.across_algorithm() == Collective::ALGORITHM_UNSPECIFIED) return true;
+  if (c.algorithm() != Collective::HIERARCHICAL) {
+    v.out.Add(s, Collective::kAcrossAlgorithmFieldNumber,
+              "only algorithm: HIERARCHICAL has a phase across groups; got algorithm " +
+                  std::string(CollectiveAlgorithmName(CollectiveAlgorithmOf(c))));
+    return false;
+  }
+  const CollectiveAlgorithm a = AcrossAlgorithmOf(c);
+  const CollectiveKind k = CollectiveKindOf(c.op());
+  const bool ok = HasAcrossAlgorithm(k, a);
+  if (!ok) {
+    v.out.Add(s, Collective::kAcrossAlgorithmFieldNumber,
+              "hierarchical " + std::string(CollectiveKindName(k)) + " has no " +
+                  CollectiveAlgorithmName(a) +
+                  " phase across groups (ring: all four; double_binary_tree: all_reduce, "
+                  "broadcast; halving_doubling: all_reduce, all_gather, reduce_scatter)");
+  }
+  return ok;
+}
+
 // The hosts; returns how many the ranks may be drawn from (0 if unknown).
 int64_t CheckHosts(Validation& v, const Collective& c, const Site& s) {
   std::set<int32_t> seen;
@@ -94,6 +116,7 @@ double ValidateCollective(Validation& v, const Collective& c, const Site& s) {
     ok = false;
   }
   ok = AlgorithmFits(c, v, s) && ok;
+  ok = AcrossAlgorithmFits(c, v, s) && ok;
   const int64_t hosts = CheckHosts(v, c, s);
   const int64_t ranks = c.has_ranks() ? c.ranks() : hosts;
   if (c.has_ranks()) {

@@ -41,6 +41,11 @@ Status CheckSpec(const CollectiveSpec& spec, std::span<const RankGate> start_aft
   }
   if (spec.algorithm == CollectiveAlgorithm::kHierarchical) {
     if (Status s = CheckHierarchicalGroups(spec.group_of_rank); !s.ok()) return s;
+    if (!HasAcrossAlgorithm(spec.kind, spec.across)) {
+      return Status::Error(std::string("hierarchical ") + CollectiveKindName(spec.kind) +
+                           " has no " + CollectiveAlgorithmName(spec.across) +
+                           " phase across groups");
+    }
   }
   const uint64_t min_bytes = MinimumBytes(spec.kind, spec.algorithm, n);
   if (n > 1 && spec.size_bytes < min_bytes) {
@@ -74,6 +79,11 @@ bool HasAlgorithm(CollectiveKind kind, CollectiveAlgorithm algorithm) {
       return algorithm == A::kDirect;
   }
   return false;
+}
+
+bool HasAcrossAlgorithm(CollectiveKind kind, CollectiveAlgorithm across) {
+  return across != CollectiveAlgorithm::kHierarchical && across != CollectiveAlgorithm::kDirect &&
+         HasAlgorithm(kind, across);
 }
 
 uint64_t MinimumBytes(CollectiveKind kind, CollectiveAlgorithm algorithm, uint32_t ranks) {
@@ -170,7 +180,7 @@ StatusOr<std::vector<RankGate>> AppendCollective(const CollectiveSpec& spec,
     case CollectiveAlgorithm::kDirect:
       return AppendDirect(args, context, w);
     case CollectiveAlgorithm::kHierarchical:
-      return AppendHierarchical(args, spec.group_of_rank, context, w);
+      return AppendHierarchical(args, spec.group_of_rank, spec.across, context, w);
   }
   return Status::Error("unknown algorithm");
 }

@@ -33,6 +33,9 @@ struct CollectiveSpec {
   // Hierarchical: the locality group of each rank (scale-up domain, server, ToR or rail); ranks
   // of one group exchange inside it first.
   std::vector<uint32_t> group_of_rank;
+  // Hierarchical: the algorithm of the phase across the groups (ring, double binary tree or
+  // halving-doubling, as the kind has them).
+  CollectiveAlgorithm across = CollectiveAlgorithm::kRing;
   uint32_t root = 0;  // Broadcast: the rank whose buffer is sent
 };
 
@@ -44,6 +47,9 @@ const char* CollectiveAlgorithmName(CollectiveAlgorithm algorithm);
 // AllReduce and Broadcast; halving-doubling for AllReduce, AllGather and ReduceScatter;
 // hierarchical for all but AllToAll; direct for AllToAll (and SendRecv) only.
 bool HasAlgorithm(CollectiveKind kind, CollectiveAlgorithm algorithm);
+// Whether a hierarchical `kind` can run its phase across the groups by `across`: the kind's own
+// ring, double binary tree or halving-doubling (its across phase is an operation of the same kind).
+bool HasAcrossAlgorithm(CollectiveKind kind, CollectiveAlgorithm across);
 
 // The messages a rank waits for before it may start (empty: none).
 using RankGate = std::vector<uint32_t>;
@@ -54,7 +60,8 @@ using RankGate = std::vector<uint32_t>;
 // the operation at that rank (it holds its result and its own messages have arrived): the gate of
 // whatever follows. A single rank moves nothing: the op is recorded and the gates pass through.
 // Errors: an algorithm the kind does not have, a size too small to give every message a byte,
-// repeated hosts, gates or groups not one per rank, hierarchical groups of unequal sizes.
+// repeated hosts, gates or groups not one per rank, hierarchical groups of unequal sizes or an
+// across-group algorithm the kind does not have.
 StatusOr<std::vector<RankGate>> AppendCollective(const CollectiveSpec& spec,
                                                  std::span<const RankGate> start_after, Time start,
                                                  Time delay, uint32_t job, uint32_t iteration,

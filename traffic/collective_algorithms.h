@@ -46,11 +46,12 @@ std::vector<RankGate> AppendHalvingDoubling(const AlgorithmArgs& a, const OpCont
                                             Workload* w);
 // Every pair at once: AllToAll, and SendRecv (rank 0 to rank 1).
 std::vector<RankGate> AppendDirect(const AlgorithmArgs& a, const OpContext& c, Workload* w);
-// Inside each locality group, across groups, inside again, each phase a ring. The groups must
-// pass CheckHierarchicalGroups.
+// Inside each locality group by ring, across groups by `across_algorithm` (HasAcrossAlgorithm),
+// inside again by ring. The groups must pass CheckHierarchicalGroups.
 std::vector<RankGate> AppendHierarchical(const AlgorithmArgs& a,
                                          std::span<const uint32_t> group_of_rank,
-                                         const OpContext& c, Workload* w);
+                                         CollectiveAlgorithm across_algorithm, const OpContext& c,
+                                         Workload* w);
 // Groups of equal sizes, or why not.
 Status CheckHierarchicalGroups(std::span<const uint32_t> group_of_rank);
 

@@ -1,7 +1,9 @@
 // Hierarchical collectives: the ranks of one locality group (a scale-up domain, else the ranks
 // behind one leaf or rail switch) exchange inside it, and only one rank per group and slice
 // crosses the fabric's upper tiers. With G groups of L ranks, rank l of a group is "local rank l";
-// the local ranks l of all groups form across-group set l. Each phase is a ring:
+// the local ranks l of all groups form across-group set l. The phases inside the groups are rings;
+// the phase across them is a ring too unless `across_algorithm` says otherwise (a double binary
+// tree or halving-doubling, of the same kind, over each across-group set). With a ring:
 // - AllReduce: ReduceScatter inside each group (rank l ends with slice l of the group's sum),
 //   AllReduce of that 1/L slice across set l, AllGather inside each group. Each rank sends
 //   2(N-1)/N of the buffer, as a flat ring does, but only 2(G-1)/N of it leaves the group.
@@ -10,6 +12,9 @@
 //   (G-1)/N of the buffer).
 // - Broadcast: a chain across the groups' ranks with the root's local index, then a chain inside
 //   each group from that rank.
+// A ring takes 2(G-1) steps across G groups, each of N messages or more: 2.6 billion for 12,800
+// groups of 8. A double binary tree sends 2(G-1) messages per chunk and tree over a set (up and
+// down), each rank about 2S/L as on the ring, in 2 log2 G steps.
 // A phase starts at a rank once the previous phase is done there (its gate). Groups must have
 // equal sizes: the across-group sets pair the groups' ranks one to one.
 #include <map>
@@ -20,10 +25,10 @@
 namespace fe {
 namespace {
 
-// Runs a ring phase over the positions `members` of the operation, updating their gates.
-void Phase(const AlgorithmArgs& a, CollectiveKind kind, uint64_t size_bytes, uint32_t root,
-           const std::vector<uint32_t>& members, std::vector<RankGate>& gates, const OpContext& c,
-           Workload* w) {
+// Runs a phase by `algorithm` over the positions `members` of the operation, updating their gates.
+void Phase(const AlgorithmArgs& a, CollectiveKind kind, CollectiveAlgorithm algorithm,
+           uint64_t size_bytes, uint32_t root, const std::vector<uint32_t>& members,
+           std::vector<RankGate>& gates, const OpContext& c, Workload* w) {
   if (members.size() < 2) return;
   std::vector<uint32_t> hosts;
   std::vector<RankGate> sub_gates;
@@ -38,8 +43,11 @@ void Phase(const AlgorithmArgs& a, CollectiveKind kind, uint64_t size_bytes, uin
   sub.gates = sub_gates;
   sub.size_bytes = size_bytes;
   sub.root = root;
-  sub.channels = UsableChannels(kind, CollectiveAlgorithm::kRing, n, size_bytes, a.channels);
-  const std::vector<RankGate> out = AppendRing(sub, c, w);
+  sub.channels = UsableChannels(kind, algorithm, n, size_bytes, a.channels);
+  const std::vector<RankGate> out =
+      algorithm == CollectiveAlgorithm::kDoubleBinaryTree  ? AppendDoubleTree(sub, c, w)
+      : algorithm == CollectiveAlgorithm::kHalvingDoubling ? AppendHalvingDoubling(sub, c, w)
+                                                           : AppendRing(sub, c, w);
   for (uint32_t i = 0; i < n; ++i) gates[members[i]] = out[i];
 }
 
@@ -61,7 +69,8 @@ Status CheckHierarchicalGroups(std::span<const uint32_t> group_of_rank) {
 
 std::vector<RankGate> AppendHierarchical(const AlgorithmArgs& a,
                                          std::span<const uint32_t> group_of_rank,
-                                         const OpContext& c, Workload* w) {
+                                         CollectiveAlgorithm across_algorithm, const OpContext& c,
+                                         Workload* w) {
   const auto n = static_cast<uint32_t>(a.hosts.size());
   std::map<uint32_t, uint32_t> index_of_group;  // group id -> order of first appearance
   std::vector<std::vector<uint32_t>> inside;    // by group: its ranks, in rank order
@@ -83,11 +92,13 @@ std::vector<RankGate> AppendHierarchical(const AlgorithmArgs& a,
                                     : std::vector<RankGate>(a.gates.begin(), a.gates.end());
   const uint64_t s = a.size_bytes;
   const auto each_inside = [&](CollectiveKind kind, uint64_t bytes) {
-    for (const std::vector<uint32_t>& g : inside) Phase(a, kind, bytes, 0, g, gates, c, w);
+    for (const std::vector<uint32_t>& g : inside) {
+      Phase(a, kind, CollectiveAlgorithm::kRing, bytes, 0, g, gates, c, w);
+    }
   };
   const auto each_across = [&](CollectiveKind kind, auto bytes_of_local) {
     for (uint32_t l = 0; l < l_size; ++l) {
-      Phase(a, kind, bytes_of_local(l), 0, across[l], gates, c, w);
+      Phase(a, kind, across_algorithm, bytes_of_local(l), 0, across[l], gates, c, w);
     }
   };
   const auto slice = [&](uint32_t l) { return Share(s, l_size, l); };
@@ -108,9 +119,9 @@ std::vector<RankGate> AppendHierarchical(const AlgorithmArgs& a,
     case CollectiveKind::kBroadcast: {
       const uint32_t l = local[a.root];
       const uint32_t root_group = index_of_group[group_of_rank[a.root]];
-      Phase(a, CollectiveKind::kBroadcast, s, root_group, across[l], gates, c, w);
+      Phase(a, CollectiveKind::kBroadcast, across_algorithm, s, root_group, across[l], gates, c, w);
       for (const std::vector<uint32_t>& g : inside) {
-        Phase(a, CollectiveKind::kBroadcast, s, l, g, gates, c, w);
+        Phase(a, CollectiveKind::kBroadcast, CollectiveAlgorithm::kRing, s, l, g, gates, c, w);
       }
       break;
     }

@@ -50,6 +50,19 @@
 // four edges a rank's link carries (4T), 32 T = 1400 us on top of the 2795 us of bytes, so
 // busbw >= 0.94 x 2795 / 4195 = 0.62 of the share. Asserted: at least 0.6.
 //
+// Hierarchical AllReduce with a tree across, on a rail fabric of G = 4 servers of L = 4
+// accelerators: each server a scale-up domain on one switch (1.6 Tb/s links, 150 ns), NIC l of
+// every server on rail switch l (100 Gb/s, 1 us). S = 16 MiB, 128 KiB chunks. Inside, a ring
+// ReduceScatter over a domain's 4 ranks sends 3 slices of S/L at the scale-up payload share
+// (1,600 x 4096/4264 Gb/s): R = 3 (S/L) / share_up = 65.5 us, and the AllGather as much. Across,
+// local rank l of the 4 servers AllReduces its S/L on rail switch l (a star) by double binary
+// tree: NCCL's trees over 4 are 0 <- 2 <- {1, 3} and 3 <- 1 <- {2, 0}, so ranks 1 and 2 touch
+// 4 edges of S/2L each way, 2S/L on their link, X = 2 (S/L) / share = 698.6 us at 100 Gb/s. A
+// rank's phases run one after the other, so no rank is done before P = 2R + X = 829.6 us.
+// Above, the across phase's pipeline fill: the first chunk goes 2 hops up and 2 down (depth
+// 2), each hop at worst a chunk time shared by the 4 edges of a link (4 x 10.9 us) plus its
+// latency (2 x 1 us + F/B), 184 us, 0.22 P. Asserted in [1, 1.22] x P.
+//
 // Measured (seed 1): ring AllReduce 0.998 x T at 2 MiB and 1.000 x T at 32 MiB, busbw 0.993 x
 // the payload share at 32 MiB; AllToAll 0.991 x T; ring Broadcast 1.049 x P (5.3 x P with every
 // chunk of a hop released at once); double-tree AllReduce busbw 0.82 x the share (0.38 released
@@ -213,6 +226,34 @@ TEST(CollectiveScenarioTest, DoubleTreeAllReducePipelinesItsChunks) {
   EXPECT_GE(r.measures[0].busbw_gbps / PayloadShareGbps(), 0.6) << r.measures[0].busbw_gbps;
 }
 
+TEST(CollectiveScenarioTest, HierarchicalAllReduceWithTreeAcrossTakesItsBytesTime) {
+  const uint64_t l = 4, s = 16 << 20, chunk = 128 << 10;
+  const CollectiveRun r = RunText(
+      "topology {\n"
+      " link_class { name: \"nic\" rate_gbps: 100 delay_ns: 1000 }\n"
+      " link_class { name: \"up\" rate_gbps: 1600 delay_ns: 150 }\n"
+      " rail_optimized { servers: 4 accelerators_per_server: 4 servers_per_rail_group: 4\n"
+      "  spines: 1 rail_up_links: 1 host_link_class: \"nic\" uplink_class: \"nic\" }\n"
+      " scale_up { domain_size: 4 switches_per_domain: 1 link_class: \"up\" } }\n"
+      "run { progress: false }\n"
+      "traffic { collective { op: ALL_REDUCE algorithm: HIERARCHICAL\n"
+      " across_algorithm: DOUBLE_BINARY_TREE size_bytes: 16777216 chunk_bytes: 131072 } }\n");
+  ASSERT_EQ(r.measures.size(), 1u);
+  ASSERT_TRUE(r.measures[0].complete);
+  const double share_up_gbps = PayloadShareGbps() * 16;  // the same frames at 1,600 Gb/s
+  const double slice_bits = static_cast<double>(s / l) * 8;
+  const double inside_ns = 3 * slice_bits / share_up_gbps;
+  const double across_ns = 2 * slice_bits / PayloadShareGbps();
+  const double closed_ns = 2 * inside_ns + across_ns;
+  const double chunk_ns = static_cast<double>(chunk) * 8 / PayloadShareGbps();
+  const double hop_latency_ns = 2 * kDelayNs + DataWireBytes() * 8 / kRateGbps;
+  const double fill_ns = 4 * (4 * chunk_ns + hop_latency_ns);
+  const double got_ns = static_cast<double>(r.measures[0].time().ps()) * 1e-3;
+  EXPECT_GE(got_ns / closed_ns, 1.0) << got_ns << " ns, closed form " << closed_ns;
+  EXPECT_LE(got_ns, closed_ns + fill_ns) << got_ns << " ns, closed form " << closed_ns;
+  std::cout << "hierarchical, tree across: " << got_ns / closed_ns << " x the closed form\n";
+}
+
 // The shipped placement scenario (the header comment of scenarios/collective_placement.textproto
 // says what it holds). Topology-aware: one ring edge leaves each leaf, at the full rate, so busbw
 // is the payload share less the per-step latency (S/N = 1 MiB, 87 us at the share; a cross-leaf
@@ -249,7 +290,8 @@ TEST(CollectiveScenarioTest, TopologyAwarePlacementBeatsScatteredOnTheOversubscr
 
 // Every op by every algorithm it has, on a Clos of 4 leaves x 4 hosts with 2 channels and small
 // chunks: every operation completes and no message starts before what it waits for (RunText).
-// Ring and hierarchical run twice back to back, so the gates between operations are exercised.
+// Ring and hierarchical (ring and tree across) run twice back to back, so the gates between
+// operations are exercised.
 TEST(CollectiveScenarioTest, EveryAlgorithmRunsToCompletion) {
   const std::string clos =
       "topology { link_class { name: \"l\" rate_gbps: 100 delay_ns: 1000 }\n"
@@ -270,6 +312,11 @@ TEST(CollectiveScenarioTest, EveryAlgorithmRunsToCompletion) {
       "op: BROADCAST algorithm: RING root: 5",
       "op: BROADCAST algorithm: DOUBLE_BINARY_TREE root: 5",
       "op: BROADCAST algorithm: HIERARCHICAL root: 5",
+      "op: ALL_REDUCE algorithm: HIERARCHICAL across_algorithm: DOUBLE_BINARY_TREE iterations: 2",
+      "op: ALL_REDUCE algorithm: HIERARCHICAL across_algorithm: HALVING_DOUBLING",
+      "op: ALL_GATHER algorithm: HIERARCHICAL across_algorithm: HALVING_DOUBLING",
+      "op: REDUCE_SCATTER algorithm: HIERARCHICAL across_algorithm: HALVING_DOUBLING",
+      "op: BROADCAST algorithm: HIERARCHICAL across_algorithm: DOUBLE_BINARY_TREE root: 5",
   };
   for (const char* c : cases) {
     SCOPED_TRACE(c);

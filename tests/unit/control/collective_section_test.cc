@@ -64,6 +64,26 @@ TEST(CollectiveSectionTest, SweepAndIterationsBecomeChainedOperations) {
   EXPECT_TRUE(CheckDependencies(*w).ok());
 }
 
+// Hierarchical over the 4 leaves (groups of L = 4) with a tree across: each across set (one host
+// of every leaf) runs a double binary tree of G = 4, 2 trees x 2(G-1) messages (up and down per
+// edge) for its one chunk, 48 crossing leaves in all where a ring across would send
+// 2(G-1) steps x G = 24 per set, 96 in all.
+TEST(CollectiveSectionTest, AcrossAlgorithmLaysOutThePhaseAcrossGroups) {
+  const StatusOr<fabric_emu::Scenario> s = LoadScenarioText(
+      std::string(kClos) +
+          "traffic { collective { algorithm: HIERARCHICAL across_algorithm: DOUBLE_BINARY_TREE "
+          "size_bytes: 16384 } }\n",
+      "c.textproto");
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  StatusOr<topo::Graph> g = topo::BuildTopology(s->topology(), ".");
+  ASSERT_TRUE(g.ok());
+  StatusOr<Workload> w = CollectiveWorkload(s->traffic(0).collective(), *g, 1, ".");
+  ASSERT_TRUE(w.ok()) << w.status().message();
+  uint32_t crossings = 0;
+  for (const Flow& f : w->flows) crossings += f.src_host / 4 != f.dst_host / 4 ? 1 : 0;
+  EXPECT_EQ(crossings, 4u * 2 * 2 * 3);
+}
+
 TEST(CollectiveSectionTest, BadFieldsAreRefusedWithTheirLineAndPath) {
   const struct {
     std::string fields;
@@ -92,6 +112,14 @@ TEST(CollectiveSectionTest, BadFieldsAreRefusedWithTheirLineAndPath) {
        "traffic[0].collective: hierarchical needs locality groups of equal size"},
       {"size_bytes: 1048576 iterations: 1000000 chunk_bytes: 1",
        "traffic[0].collective: makes at least"},
+      {"algorithm: RING across_algorithm: DOUBLE_BINARY_TREE size_bytes: 1024",
+       "c.textproto:9: traffic[0].collective.across_algorithm: only algorithm: HIERARCHICAL"},
+      {"op: REDUCE_SCATTER algorithm: HIERARCHICAL across_algorithm: DOUBLE_BINARY_TREE "
+       "size_bytes: 1024",
+       "c.textproto:9: traffic[0].collective.across_algorithm: hierarchical reduce_scatter has no "
+       "double_binary_tree phase across groups"},
+      {"algorithm: HIERARCHICAL across_algorithm: DIRECT size_bytes: 1024",
+       "traffic[0].collective.across_algorithm: hierarchical all_reduce has no direct"},
   };
   for (const auto& c : cases) {
     const std::string errors = ErrorsOf(c.fields);
