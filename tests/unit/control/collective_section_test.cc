@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <string>
-#include <vector>
 
 #include "control/collective_section.h"
 #include "control/scenario_loader.h"
@@ -27,20 +26,22 @@ std::string ErrorsOf(const std::string& collective) {
   return s.ok() ? "" : s.status().message();
 }
 
+// The section with `fields` on kClos, as a run lays it out (placement seed 1).
+StatusOr<Workload> SectionWorkload(const std::string& fields) {
+  const StatusOr<fabric_emu::Scenario> s = LoadScenarioText(
+      std::string(kClos) + "traffic { collective { " + fields + " } }\n", "c.textproto");
+  if (!s.ok()) return s.status();
+  StatusOr<topo::Graph> g = topo::BuildTopology(s->topology(), ".");
+  if (!g.ok()) return g.status();
+  return CollectiveWorkload(s->traffic(0).collective(), *g, 1, ".");
+}
+
 // Sizes 1, 4, 16 and 64 KiB (a sweep by 4), 3 iterations each: 12 operations in order, each
 // gated by the one before at every rank.
 TEST(CollectiveSectionTest, SweepAndIterationsBecomeChainedOperations) {
-  const StatusOr<fabric_emu::Scenario> s = LoadScenarioText(
-      std::string(kClos) +
-          "traffic { collective { min_bytes: 1024 max_bytes: 65536 step_factor: 4 "
-          "iterations: 3 placement: TOPOLOGY_AWARE host: [12, 1, 6, 11, 0, 7, 5, 10] } }\n",
-      "c.textproto");
-  ASSERT_TRUE(s.ok()) << s.status().message();
-  StatusOr<topo::Graph> g = topo::BuildTopology(s->topology(), ".");
-  ASSERT_TRUE(g.ok());
-  const fabric_emu::Collective& c = s->traffic(0).collective();
-  EXPECT_EQ(CollectiveSizes(c), (std::vector<uint64_t>{1024, 4096, 16384, 65536}));
-  StatusOr<Workload> w = CollectiveWorkload(c, *g, 1, ".");
+  StatusOr<Workload> w = SectionWorkload(
+      "min_bytes: 1024 max_bytes: 65536 step_factor: 4 iterations: 3 placement: TOPOLOGY_AWARE "
+      "host: [12, 1, 6, 11, 0, 7, 5, 10]");
   ASSERT_TRUE(w.ok()) << w.status().message();
   ASSERT_EQ(w->ops.size(), 12u);
   for (uint32_t i = 0; i < 12; ++i) {
@@ -69,15 +70,8 @@ TEST(CollectiveSectionTest, SweepAndIterationsBecomeChainedOperations) {
 // edge) for its one chunk, 48 crossing leaves in all where a ring across would send
 // 2(G-1) steps x G = 24 per set, 96 in all.
 TEST(CollectiveSectionTest, AcrossAlgorithmLaysOutThePhaseAcrossGroups) {
-  const StatusOr<fabric_emu::Scenario> s = LoadScenarioText(
-      std::string(kClos) +
-          "traffic { collective { algorithm: HIERARCHICAL across_algorithm: DOUBLE_BINARY_TREE "
-          "size_bytes: 16384 } }\n",
-      "c.textproto");
-  ASSERT_TRUE(s.ok()) << s.status().message();
-  StatusOr<topo::Graph> g = topo::BuildTopology(s->topology(), ".");
-  ASSERT_TRUE(g.ok());
-  StatusOr<Workload> w = CollectiveWorkload(s->traffic(0).collective(), *g, 1, ".");
+  StatusOr<Workload> w = SectionWorkload(
+      "algorithm: HIERARCHICAL across_algorithm: DOUBLE_BINARY_TREE size_bytes: 16384");
   ASSERT_TRUE(w.ok()) << w.status().message();
   uint32_t crossings = 0;
   for (const Flow& f : w->flows) crossings += f.src_host / 4 != f.dst_host / 4 ? 1 : 0;
