@@ -43,7 +43,8 @@ taken in the same hour.
   --no-micro         skip the Google Benchmark micro-benchmarks (build/tests/bench/fabric_bench)
   --large            run the large fabrics of scenarios/large/ instead (docs/scale.md): k = 32
                      without congestion control (8,192 hosts, about 12 s and 0.7 GB on two
-                     cores) and k = 64 with DCQCN (65,536 hosts, minutes and about 3 GB); try
+                     cores), k = 64 with DCQCN (65,536 hosts, minutes and about 3 GB) and a
+                     102,400-endpoint rail fabric's AllReduce (minutes, about 3 GB); try
                      --runs 1 --cores-list 2 --no-micro first
   -h, --help         this text
 
