@@ -78,6 +78,11 @@ TEST(QueueDepthScenarioTest, TheBottleneckQueueGrowsByTheExcessOfItsInputs) {
 TEST(QueueDepthScenarioTest, TooManyRowsStopTheRunWithAWayOut) {
   auto scenario = LoadScenarioText(kIncast, "incast.textproto");
   ASSERT_TRUE(scenario.ok()) << scenario.status().message();
+  // 20 MB each: 4 ms of sending, some 200,000 events, so that the run is stopped between its
+  // first slices (65,536 events each) rather than at its end.
+  for (auto& flow : *scenario->mutable_traffic(0)->mutable_flow_list()->mutable_flow()) {
+    flow.set_message_bytes(20'000'000);
+  }
   SoftwareRunOptions options;
   options.max_sample_rows = 20;
   auto run = RunSoftware(*scenario, options);
