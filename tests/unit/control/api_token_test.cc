@@ -65,7 +65,7 @@ TEST(ApiTokenTest, RefusesATokenShorterThan16Bytes) {
     ::chmod(path.c_str(), 0600);
     return ReadTokenFile(path);
   };
-  const StatusOr<std::string> one = read("x\n");
+  StatusOr<std::string> one = read("x\n");
   ASSERT_FALSE(one.ok());
   EXPECT_NE(one.status().message().find("the token has 1 byte, fewer than the 16"),
             std::string::npos)

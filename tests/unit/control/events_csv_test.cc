@@ -30,9 +30,9 @@ std::string WithCrLf(const std::string& text) {
 // A file saved on Windows (every line ended CR LF) holds the same rows, at the same lines, as the
 // file the run wrote: the CR is part of no field.
 TEST(EventsCsvTest, CrLfLinesReadAsLfLines) {
-  const StatusOr<std::vector<EventRow>> lf = ParseEventsCsv(kEvents, "events.csv");
+  StatusOr<std::vector<EventRow>> lf = ParseEventsCsv(kEvents, "events.csv");
   ASSERT_TRUE(lf.ok()) << lf.status().message();
-  const StatusOr<std::vector<EventRow>> crlf = ParseEventsCsv(WithCrLf(kEvents), "events.csv");
+  StatusOr<std::vector<EventRow>> crlf = ParseEventsCsv(WithCrLf(kEvents), "events.csv");
   ASSERT_TRUE(crlf.ok()) << crlf.status().message();
   ASSERT_EQ(lf->size(), 2u);
   ASSERT_EQ(crlf->size(), lf->size());
@@ -48,7 +48,7 @@ TEST(EventsCsvTest, CrLfLinesReadAsLfLines) {
 
 // Only a line's ending is taken off: a CR anywhere else is still an error, at its line.
 TEST(EventsCsvTest, CrInsideARowIsStillRefused) {
-  const StatusOr<std::vector<EventRow>> rows =
+  StatusOr<std::vector<EventRow>> rows =
       ParseEventsCsv("time_ns,source,command\r\n20000.000,sched\rule,\"{}\"\r\n", "e.csv");
   ASSERT_FALSE(rows.ok());
   EXPECT_NE(rows.status().message().find("e.csv:2: source"), std::string::npos)
