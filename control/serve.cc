@@ -12,6 +12,7 @@
 #include "control/commands/events_csv.h"
 #include "control/emulation.h"
 #include "control/report/output_dir.h"
+#include "control/report/output_set.h"
 #include "control/report/switch_queues_json.h"
 #include "control/serve_banner.h"
 #include "control/serve_eal.h"
@@ -134,6 +135,9 @@ int RunServe(const fabric_emu::Scenario& given, const ServeOptions& options) {
   if (Status s = PrepareOutputDir(options.out_dir, capture_file, options.inputs); !s.ok()) {
     return refuse(s.message());
   }
+  // Every output, the capture among them, is staged and moved into place as a set at the end.
+  StatusOr<OutputSet> outputs = OutputSet::Open(options.out_dir);
+  if (!outputs.ok()) return fail(outputs.status().message());
   StatusOr<std::unique_ptr<api::ApiSession>> api = std::unique_ptr<api::ApiSession>();
   if (options.api.listen) {
     api = api::ApiSession::Start(options.api, "realtime", options.out_dir, log);
@@ -216,7 +220,7 @@ int RunServe(const fabric_emu::Scenario& given, const ServeOptions& options) {
   std::vector<dp::ExternalHost*> real_host_ptrs;
   for (const auto& h : attached.hosts) real_host_ptrs.push_back(h.get());
   StatusOr<std::unique_ptr<dp::PcapngWriter>> capture =
-      AttachCapture(scenario, options.out_dir, &e, real_host_ptrs);
+      AttachCapture(scenario, outputs->staging_dir(), &e, real_host_ptrs);
   if (!capture.ok()) return fail(capture.status().message());
 
   if (*api != nullptr) {
@@ -286,8 +290,18 @@ int RunServe(const fabric_emu::Scenario& given, const ServeOptions& options) {
   report.messages_left_out = messages_left_out;
 
   const std::string path = options.out_dir + "/summary.json";
-  if (Status s = WriteFileAtomically(path, ServeSummaryJson(report)); !s.ok())
+  if (Status s = outputs->Write("summary.json", ServeSummaryJson(report)); !s.ok()) {
     return fail(s.message());
+  }
+  // The commands the run applied (its schedule's, the API's), to replay in software mode.
+  const bool has_events = e.commands != nullptr && e.commands->any_scheduled();
+  if (has_events) {
+    if (Status s = outputs->Write("events.csv", EventsCsv(e.commands->applied())); !s.ok()) {
+      return fail(s.message());
+    }
+  }
+  // The capture is still open: renamed, its descriptor writes on into the file at its new name.
+  if (Status s = outputs->Commit(); !s.ok()) return fail(s.message());
   const dp::LatenessHistogram& h = report.loop.lateness;
   log << "serve: stopped by " << report.stopped_by << " after " << report.loop.elapsed.seconds()
       << " s; lateness p50 " << h.QuantileNs(0.5) << " ns, p99 " << h.QuantileNs(0.99)
@@ -302,14 +316,7 @@ int RunServe(const fabric_emu::Scenario& given, const ServeOptions& options) {
         << " mbufs were not returned to their pools (a leak)\n";
   }
   log << "serve: wrote " << path << "\n";
-  // The commands the run applied (its schedule's, the API's), to replay in software mode.
-  if (e.commands != nullptr && e.commands->any_scheduled()) {
-    const std::string events = options.out_dir + "/events.csv";
-    if (Status s = WriteFileAtomically(events, EventsCsv(e.commands->applied())); !s.ok()) {
-      return fail(s.message());
-    }
-    log << "serve: wrote " << events << "\n";
-  }
+  if (has_events) log << "serve: wrote " << options.out_dir << "/events.csv\n";
   if (*api != nullptr) {
     (*api)->Finish(report.loop.events_run, report.loop.elapsed.seconds(), &report.loop.lateness);
     // A signal stopped the loop: it asked the process to end, not to go on answering.
