@@ -2,7 +2,9 @@
 // rates (100 Gb/s: 80 ps per byte) is exact and a run is bit-for-bit deterministic.
 #pragma once
 
+#include <cmath>
 #include <compare>
+#include <concepts>
 #include <cstdint>
 #include <limits>
 
@@ -12,7 +14,16 @@ class Time {
  public:
   constexpr Time() = default;
   static constexpr Time FromPs(int64_t ps) { return Time(ps); }
-  static constexpr Time FromNs(int64_t ns) { return Time(ns * 1000); }
+  template <std::integral T>
+  static constexpr Time FromNs(T ns) {
+    return Time(static_cast<int64_t>(ns) * 1000);
+  }
+  // Scenario times are nanoseconds as doubles: rounded to the nearest picosecond, so that
+  // 0.0015 ns is 2 ps on every machine rather than whatever truncation gives.
+  template <std::floating_point T>
+  static Time FromNs(T ns) {
+    return Time(std::llround(static_cast<double>(ns) * 1000.0));
+  }
   static constexpr Time FromUs(int64_t us) { return Time(us * 1000000); }
   static constexpr Time FromMs(int64_t ms) { return Time(ms * 1000000000); }
   static constexpr Time FromSeconds(double s) { return Time(static_cast<int64_t>(s * 1e12 + 0.5)); }
@@ -22,6 +33,8 @@ class Time {
   constexpr int64_t ps() const { return ps_; }
   // Truncates towards zero; use ps() where sub-nanosecond precision matters.
   constexpr int64_t ns() const { return ps_ / 1000; }
+  // Exact to the picosecond, for outputs that give times in ns.
+  constexpr double fractional_ns() const { return static_cast<double>(ps_) / 1000.0; }
   constexpr double seconds() const { return static_cast<double>(ps_) * 1e-12; }
 
   // Saturating: a sum or product past the largest time (2^63 ps, about 106 days) is Infinite

@@ -104,7 +104,7 @@ Status AddFatTree(const fabric_emu::FatTree& tree, Graph& graph) {
                  "in ns: 1 s is 200,000 km of fibre");
   if (!s.ok()) return s;
   const LinkClassId id = graph.AddLinkClass(
-      OwnClass(Rate::FromGbps(tree.link_rate_gbps()), TimeFromNs(tree.link_delay_ns())));
+      OwnClass(Rate::FromGbps(tree.link_rate_gbps()), Time::FromNs(tree.link_delay_ns())));
   Wire(tree.k(), id, graph);
   return Status::Ok();
 }

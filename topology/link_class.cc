@@ -61,12 +61,6 @@ StatusOr<Media> ToMedia(fabric_emu::Media media, const std::string& path) {
   }
 }
 
-}  // namespace
-
-Time TimeFromNs(double ns) { return Time::FromPs(std::llround(ns * 1000.0)); }
-
-namespace {
-
 StatusOr<CreditFlowControl> ToCreditFlowControl(const fabric_emu::CreditFlowControl& proto,
                                                 const std::string& path) {
   CreditFlowControl c;
@@ -82,12 +76,12 @@ StatusOr<CreditFlowControl> ToCreditFlowControl(const fabric_emu::CreditFlowCont
   Status s = CheckRange(FieldPath(path, "update_delay_ns"), proto.update_delay_ns(), 0,
                         kMaxCreditTimeNs, "in ns, up to 1 ms");
   if (!s.ok()) return s;
-  c.update_delay = TimeFromNs(proto.update_delay_ns());
+  c.update_delay = Time::FromNs(proto.update_delay_ns());
   // Below 10 ns a blocked sender would flood the link with resync requests.
   s = CheckRange(FieldPath(path, "resync_period_ns"), proto.resync_period_ns(), 10,
                  kMaxCreditTimeNs, "in ns, from 10 ns up to 1 ms");
   if (!s.ok()) return s;
-  c.resync_period = TimeFromNs(proto.resync_period_ns());
+  c.resync_period = Time::FromNs(proto.resync_period_ns());
   const double p = proto.update_loss_probability();
   if (!(p >= 0 && p < 1)) {
     return FieldError(FieldPath(path, "update_loss_probability"),
@@ -126,7 +120,7 @@ StatusOr<LinkClass> ToLinkClass(const fabric_emu::LinkClass& proto, const std::s
     if (!s.ok()) return s;
     delay_ns = proto.length_m() * kNsPerMetre;
   }
-  c.delay = TimeFromNs(delay_ns);
+  c.delay = Time::FromNs(delay_ns);
 
   StatusOr<Media> media = ToMedia(proto.media(), FieldPath(path, "media"));
   if (!media.ok()) return media.status();

@@ -24,9 +24,6 @@ double DefaultPjPerBit(Media media);
 // "DAC", "AOC", "PLUGGABLE", "LPO", "CPO": the scenario's spelling.
 const char* MediaName(Media media);
 
-// A time given in ns as the scenario's doubles, rounded to the engine's whole picoseconds.
-Time TimeFromNs(double ns);
-
 // One class, checked; errors name fields under `path` (e.g. "link_class[2]").
 StatusOr<LinkClass> ToLinkClass(const fabric_emu::LinkClass& proto, const std::string& path);
 
