@@ -36,7 +36,7 @@ namespace fe::dp {
 
 inline constexpr uint32_t kMinMbufPoolSize = 8191;
 // A pool in DPDK's heap is whole from the start and must fit the memory the EAL was given; a
-// host-page pool grows on demand, up to what its owner plans (control/packet_budget.h).
+// host-page pool grows on demand, up to what its owner plans (control/scenario/packet_budget.h).
 inline constexpr uint32_t kMaxDpdkHeapPoolSize = (1u << 21) - 1;
 
 struct FabricParams {

@@ -85,7 +85,8 @@ class Switch final : public PacketReceiver, public DequeueObserver, public Event
     if (lb_ != nullptr) lb_->SetRoutes(*routes);
   }
 
-  // Changes while a run goes on (control/commands/): call between events or from a domain-0 event.
+  // Changes while a run goes on (control/emulation/command_executor.h): call between events or from
+  // a domain-0 event.
   void SetWred(uint8_t prio, const cong::WredConfig& wred) { config_.wred[prio] = wred; }
   // Off: local port `port` sends no pause frame for `prio` (and resumes its sender now if it had
   // paused it); what arrives past XOFF then fills the headroom and is dropped beyond it.

@@ -7,10 +7,11 @@
 #include <nlohmann/json.hpp>
 
 #include "control/api/api_token.h"
-#include "control/commands/command_json.h"
-#include "control/commands/executor.h"
-#include "control/commands/validate_command.h"
-#include "control/stop_signals.h"
+#include "control/emulation/command_executor.h"
+#include "control/process/output_dir.h"
+#include "control/process/stop_signals.h"
+#include "control/scenario/command_json.h"
+#include "control/scenario/validate_command.h"
 
 namespace fe::control::api {
 
@@ -45,7 +46,7 @@ StatusOr<std::unique_ptr<ApiSession>> ApiSession::Start(const ApiOptions& option
     token_where = options.token_file;
   } else {
     token = NewToken();
-    token_where = out_dir + "/" + std::string(kTokenFileName);
+    token_where = out_dir + "/" + std::string(kApiTokenFileName);
     if (token.ok()) {
       if (Status s = WriteTokenFile(token_where, *token); !s.ok()) return s;
     }
@@ -152,7 +153,7 @@ void ApiSession::Finish(uint64_t events, double wall_time_s, const dp::LatenessH
   lateness_ = lateness;
   RunSnapshot last = Take(true, true, stopped_early);
   last.wall_time_s = wall_time_s;
-  if (simulated_time) last.simulated_time_ns = static_cast<double>(simulated_time->ps()) / 1000.0;
+  if (simulated_time) last.simulated_time_ns = simulated_time->fractional_ns();
   finished_.store(true);
   channel_.Finish(std::make_shared<const RunSnapshot>(std::move(last)));
 }
@@ -210,7 +211,7 @@ ApiResponse ApiSession::Command(const std::string& body) {
       // Without at_ns: where the run has reached, between two windows, so that a replay (a
       // schedule entry at that time) runs the same windows; in real time, now (above). With
       // at_ns: then, as a schedule entry (a past time is refused).
-      const Time at = at_ns ? TimeFromNs(*at_ns)
+      const Time at = at_ns ? Time::FromNs(*at_ns)
                             : std::max(emulation_->sched.ran_until(),
                                        emulation_->sched.Now() + Time::FromPs(1));
       const Status s = emulation_->commands->ApplyAt(at, command, CommandSource::kApi);
@@ -236,7 +237,7 @@ ApiResponse ApiSession::Command(const std::string& body) {
   if (!applied.ok()) return ErrorResponse(400, applied.status().message());
   nlohmann::ordered_json j;
   j["accepted"] = nlohmann::ordered_json::parse(CommandJson(command));
-  j["at_ns"] = static_cast<double>(applied->ps()) / 1000.0;
+  j["at_ns"] = applied->fractional_ns();
   return ApiResponse{202, "application/json", j.dump(2) + "\n", {}};
 }
 

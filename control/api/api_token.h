@@ -10,9 +10,6 @@
 
 namespace fe::control::api {
 
-// The file in the output directory that holds a fresh token (no --api-token-file).
-inline constexpr std::string_view kTokenFileName = "api-token";
-
 // 32 random bytes from the system's entropy source (/dev/urandom through std::random_device),
 // as 64 hexadecimal digits.
 StatusOr<std::string> NewToken();

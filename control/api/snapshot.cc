@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "control/message_counts.h"
+#include "control/report/message_counts.h"
 
 namespace fe::control::api {
 
@@ -75,8 +75,6 @@ FlowState StateOf(const dp::MessageTable& messages, uint32_t id) {
   return m.started() ? FlowState::kActive : FlowState::kPending;
 }
 
-double Ns(Time t) { return static_cast<double>(t.ps()) / 1000.0; }
-
 void AddFlows(const Emulation& e, const RateSampler* rates, Time now, RunSnapshot* s) {
   const dp::MessageTable& messages = e.fabric->messages();
   for (uint32_t id = 0; id < messages.size(); ++id) {
@@ -89,8 +87,9 @@ void AddFlows(const Emulation& e, const RateSampler* rates, Time now, RunSnapsho
     r.size_bytes = spec.size_bytes;
     r.bytes_delivered = messages.receiver[id].bytes_delivered;
     r.state = StateOf(messages, id);
-    if (m.started()) r.started_ns = Ns(m.started_at);
-    if (r.state == FlowState::kCompleted) r.finished_ns = Ns(messages.receiver[id].delivered_at);
+    if (m.started()) r.started_ns = m.started_at.fractional_ns();
+    if (r.state == FlowState::kCompleted)
+      r.finished_ns = messages.receiver[id].delivered_at.fractional_ns();
     if (r.state == FlowState::kActive && m.started_at < now && rates != nullptr) {
       r.rate_bps = rates->RateOf(id, now).bps();
     }
@@ -185,7 +184,7 @@ RunSnapshot TakeSnapshot(const SnapshotSource& source, const RunProgress& progre
   s.scenario = source.scenario;
   s.finished = progress.finished;
   s.stopped = progress.stopped;
-  s.simulated_time_ns = Ns(now);
+  s.simulated_time_ns = now.fractional_ns();
   s.stop_ns = source.stop_ns;
   s.wall_time_s = progress.wall_time_s;
   s.events = progress.events;

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "control/emulation.h"
-#include "control/rate_sampler.h"
+#include "control/emulation/emulation.h"
+#include "control/report/rate_sampler.h"
 #include "dataplane/drop_reason.h"
 #include "dataplane/fabric.h"
 #include "dataplane/lateness_histogram.h"

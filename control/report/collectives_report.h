@@ -7,7 +7,7 @@
 #include <span>
 #include <string>
 
-#include "control/report/output_set.h"
+#include "control/process/output_set.h"
 #include "core/status.h"
 
 #include "traffic/collective_metrics.h"

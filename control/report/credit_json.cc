@@ -28,7 +28,7 @@ nlohmann::ordered_json CreditLinksJson(const dp::Fabric& fabric, Time now) {
                                 {"resyncs", sum.resyncs},
                                 {"overdrafts", sum.overdrafts},
                                 {"buffer_overruns", overruns},
-                                {"blocked_time_ns", static_cast<double>(blocked.ps()) / 1000.0}};
+                                {"blocked_time_ns", blocked.fractional_ns()}};
 }
 
 }  // namespace fe::control

@@ -6,11 +6,6 @@
 #include "traffic/csv_field.h"
 
 namespace fe::control {
-namespace {
-
-double Ns(Time t) { return static_cast<double>(t.ps()) / 1000.0; }
-
-}  // namespace
 
 std::string JobsCsv(const Workload& w, std::span<const JobTiming> jobs) {
   std::ostringstream out;
@@ -23,15 +18,15 @@ std::string JobsCsv(const Workload& w, std::span<const JobTiming> jobs) {
       // An iteration after one that did not end never started: no start, rather than the
       // sentinel printed as a time.
       if (t.start != Time::Infinite()) {
-        std::snprintf(line, sizeof(line), "%.3f", Ns(t.start));
+        std::snprintf(line, sizeof(line), "%.3f", t.start.fractional_ns());
         out << line;
       }
       out << ',';
       if (t.completed) {
-        std::snprintf(line, sizeof(line), "%.3f,%.3f,%.3f,%.6f,", Ns(t.end), Ns(t.time()),
-                      Ns(t.compute), t.communication_share());
+        std::snprintf(line, sizeof(line), "%.3f,%.3f,%.3f,%.6f,", t.end.fractional_ns(),
+                      t.time().fractional_ns(), t.compute.fractional_ns(), t.communication_share());
       } else {
-        std::snprintf(line, sizeof(line), ",,%.3f,,", Ns(t.compute));
+        std::snprintf(line, sizeof(line), ",,%.3f,,", t.compute.fractional_ns());
       }
       out << line << (t.checkpoint ? "true" : "false") << "\n";
     }

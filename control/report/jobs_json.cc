@@ -5,12 +5,12 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-double Ns(Time t) { return static_cast<double>(t.ps()) / 1000.0; }
-
 // Null when no iteration completed, as fct_ns when no flow did: 0 would read as instant.
 Json TimesJson(const std::optional<IterationTimeQuantiles>& q) {
   if (!q) return Json{{"p50", nullptr}, {"p99", nullptr}, {"max", nullptr}};
-  return Json{{"p50", Ns(q->p50)}, {"p99", Ns(q->p99)}, {"max", Ns(q->max)}};
+  return Json{{"p50", q->p50.fractional_ns()},
+              {"p99", q->p99.fractional_ns()},
+              {"max", q->max.fractional_ns()}};
 }
 
 }  // namespace

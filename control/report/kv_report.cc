@@ -11,9 +11,8 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-double Ns(Time t) { return static_cast<double>(t.ps()) / 1000.0; }
-
 double Share(double share) { return share; }
+double Ns(Time t) { return t.fractional_ns(); }
 
 // Percentiles of no completed request are null, as summary.json's fct_ns of no flow: 0 would
 // read as an instant transfer to a gate on p99.
@@ -41,14 +40,17 @@ std::string KvCsv(const Workload& w, std::span<const MessageOutcome> outcomes) {
                   q.prefill_host, q.decode_host, static_cast<unsigned long long>(q.tokens),
                   static_cast<unsigned long long>(q.kv_bytes),
                   static_cast<unsigned long long>(q.reused_bytes),
-                  static_cast<unsigned long long>(r.sent_bytes), r.messages, Ns(q.arrival),
-                  Ns(q.prefill_start), Ns(q.prefill_done));
+                  static_cast<unsigned long long>(r.sent_bytes), r.messages,
+                  q.arrival.fractional_ns(), q.prefill_start.fractional_ns(),
+                  q.prefill_done.fractional_ns());
     out << line;
     if (r.completed()) {
-      std::snprintf(line, sizeof(line), "%.3f,%.3f,%.3f,%.3f,%.6f\n", Ns(r.kv_ready), Ns(r.queue()),
-                    Ns(r.prefill()), Ns(r.transfer()), r.queueing_share());
+      std::snprintf(line, sizeof(line), "%.3f,%.3f,%.3f,%.3f,%.6f\n", r.kv_ready.fractional_ns(),
+                    r.queue().fractional_ns(), r.prefill().fractional_ns(),
+                    r.transfer().fractional_ns(), r.queueing_share());
     } else {
-      std::snprintf(line, sizeof(line), ",%.3f,%.3f,,\n", Ns(r.queue()), Ns(r.prefill()));
+      std::snprintf(line, sizeof(line), ",%.3f,%.3f,,\n", r.queue().fractional_ns(),
+                    r.prefill().fractional_ns());
     }
     out << line;
   }

@@ -22,7 +22,7 @@ std::string LinksCsv(const Emulation& e, Time simulated_time) {
              CsvField(e.graph.node(peer.node).name) + ',';
       std::snprintf(line, sizeof(line), "%u,%" PRId64 ",%" PRIu64 ",%" PRIu64 ",%.3f,%.6f\n",
                     static_cast<unsigned>(peer.port), e.graph.link(node.links[p]).rate.bps(),
-                    c.tx_packets, c.tx_wire_bytes, static_cast<double>(c.busy_time.ps()) / 1000.0,
+                    c.tx_packets, c.tx_wire_bytes, c.busy_time.fractional_ns(),
                     run_ps > 0 ? static_cast<double>(c.busy_time.ps()) / run_ps : 0.0);
       out += line;
     }

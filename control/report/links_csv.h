@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "control/emulation.h"
+#include "control/emulation/emulation.h"
 #include "core/units.h"
 
 namespace fe::control {

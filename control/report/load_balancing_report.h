@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "congestion/load_balancing.h"
-#include "control/emulation.h"
+#include "control/emulation/emulation.h"
 #include "core/units.h"
 #include "topology/graph.h"
 

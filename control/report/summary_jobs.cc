@@ -24,7 +24,6 @@ nlohmann::ordered_json JobsJson(const Workload& workload,
     if (o.completed != Time::Infinite()) ++t.completed;
     if (o.delivered != Time::Infinite()) t.last_delivery = std::max(t.last_delivery, o.delivered);
   }
-  const auto ns = [](Time t) { return static_cast<double>(t.ps()) / 1000.0; };
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   for (size_t j = 0; j < workload.jobs.size(); ++j) {
     const Job& job = workload.jobs[j];
@@ -38,9 +37,10 @@ nlohmann::ordered_json JobsJson(const Workload& workload,
         {"messages_completed", t.completed},
         {"first_start_ns", t.first_start == Time::Infinite()
                                ? nlohmann::ordered_json(nullptr)
-                               : nlohmann::ordered_json(ns(t.first_start))},
-        {"last_delivery_ns", t.completed == 0 ? nlohmann::ordered_json(nullptr)
-                                              : nlohmann::ordered_json(ns(t.last_delivery))}});
+                               : nlohmann::ordered_json(t.first_start.fractional_ns())},
+        {"last_delivery_ns", t.completed == 0
+                                 ? nlohmann::ordered_json(nullptr)
+                                 : nlohmann::ordered_json(t.last_delivery.fractional_ns())}});
   }
   return out;
 }

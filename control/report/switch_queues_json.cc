@@ -12,8 +12,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-double Ns(Time t) { return static_cast<double>(t.ps()) / 1000.0; }
-
 }  // namespace
 
 std::string SwitchQueuesText(const Emulation& e) {
@@ -80,10 +78,10 @@ std::string SwitchQueuesText(const Emulation& e) {
     out.Key("pause_frames_received");
     out.Value(pc.pause_frames_received[q]);
     out.Key("paused_time_ns");
-    out.Value(Ns(port.PausedTime(q, now)));
+    out.Value(port.PausedTime(q, now).fractional_ns());
     if (port.credit_port() != nullptr) {
       out.Key("credit_blocked_time_ns");
-      out.Value(Ns(port.CreditBlockedTime(q, now)));
+      out.Value(port.CreditBlockedTime(q, now).fractional_ns());
     }
     out.EndObject();
   }
@@ -102,7 +100,7 @@ nlohmann::ordered_json PausedHostsJson(const Emulation& e) {
       out.push_back(Json{{"host", h},
                          {"queue", q},
                          {"pause_frames_received", received},
-                         {"paused_time_ns", Ns(port.PausedTime(q, now))}});
+                         {"paused_time_ns", port.PausedTime(q, now).fractional_ns()}});
     }
   }
   return out;

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "control/emulation.h"
+#include "control/emulation/emulation.h"
 
 namespace fe::control {
 

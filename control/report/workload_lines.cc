@@ -6,7 +6,7 @@ namespace fe::control {
 namespace {
 
 // As ns, then us: the same rounding as the other figures on the console.
-double Us(Time t) { return static_cast<double>(t.ps()) / 1000.0 / 1000.0; }
+double Us(Time t) { return t.fractional_ns() / 1000.0; }
 
 }  // namespace
 

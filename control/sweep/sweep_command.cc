@@ -13,9 +13,9 @@
 #include <sstream>
 #include <string_view>
 
-#include "control/report/output_dir.h"
-#include "control/scenario_validator.h"
-#include "control/stop_signals.h"
+#include "control/process/output_dir.h"
+#include "control/process/stop_signals.h"
+#include "control/scenario/scenario_validator.h"
 #include "control/sweep/child_processes.h"
 #include "control/sweep/sweep_csv.h"
 #include "control/sweep/sweep_html.h"

@@ -6,7 +6,7 @@
 // the launching, ends the running points and keeps the finished ones.
 #pragma once
 
-#include "control/cli_args.h"
+#include "control/cli/cli_args.h"
 #include "proto/scenario.pb.h"
 
 namespace fe::control {

@@ -4,9 +4,9 @@
 #include <cctype>
 #include <filesystem>
 
-#include "control/input_paths.h"
-#include "control/sweep/field_override.h"
-#include "control/sweep/scenario_overrides.h"
+#include "control/process/input_paths.h"
+#include "control/scenario/field_override.h"
+#include "control/scenario/scenario_overrides.h"
 #include "core/printable.h"
 
 namespace fe::control {

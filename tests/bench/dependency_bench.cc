@@ -14,8 +14,8 @@
 #include <memory>
 #include <new>
 
-#include "control/emulation.h"
-#include "control/scenario_loader.h"
+#include "control/emulation/emulation.h"
+#include "control/scenario/scenario_loader.h"
 #include "traffic/dependency_release.h"
 #include "traffic/workload.h"
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "control/cli_args.h"
+#include "control/cli/cli_args.h"
 
 namespace fe::control {
 

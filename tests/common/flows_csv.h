@@ -1,4 +1,4 @@
-// Reads flows.csv back (control/report_writer.h) to check what any workload must obey: no flow
+// Reads flows.csv back (control/run/report_writer.h) to check what any workload must obey: no flow
 // starts before every flow it waits for was delivered.
 #pragma once
 

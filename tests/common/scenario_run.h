@@ -8,8 +8,8 @@
 #include <string>
 #include <utility>
 
-#include "control/scenario_loader.h"
-#include "control/software_run.h"
+#include "control/run/software_run.h"
+#include "control/scenario/scenario_loader.h"
 
 namespace fe::testing {
 

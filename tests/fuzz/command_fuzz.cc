@@ -6,10 +6,10 @@
 #include <cstdint>
 #include <string>
 
-#include "control/commands/command_json.h"
-#include "control/commands/events_csv.h"
-#include "control/commands/validate_command.h"
-#include "control/scenario_loader.h"
+#include "control/emulation/events_csv.h"
+#include "control/scenario/command_json.h"
+#include "control/scenario/scenario_loader.h"
+#include "control/scenario/validate_command.h"
 #include "topology/build.h"
 
 namespace {

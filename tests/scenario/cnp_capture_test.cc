@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "control/scenario_loader.h"
-#include "control/software_run.h"
+#include "control/run/software_run.h"
+#include "control/scenario/scenario_loader.h"
 #include "dataplane/message.h"
 #include "tshark_fields.h"
 

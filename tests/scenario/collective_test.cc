@@ -75,7 +75,7 @@
 #include <vector>
 
 #include "control/report/collectives_report.h"
-#include "control/report_writer.h"
+#include "control/run/report_writer.h"
 #include "dataplane/packet.h"
 #include "dataplane/roce_headers.h"
 #include "scenario_run.h"

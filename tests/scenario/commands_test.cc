@@ -1,6 +1,6 @@
-// Commands changing a running fabric (control/commands/): each takes effect at its time and not
-// before, does what its mechanism's definition says, and a run with commands is deterministic
-// and replays from its events.csv to the same results.
+// Commands changing a running fabric (control/emulation/command_executor.h): each takes effect at
+// its time and not before, does what its mechanism's definition says, and a run with commands is
+// deterministic and replays from its events.csv to the same results.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,12 +9,12 @@
 #include <utility>
 #include <vector>
 
-#include "control/commands/command_json.h"
-#include "control/commands/events_csv.h"
-#include "control/emulation.h"
-#include "control/report_writer.h"
-#include "control/scenario_loader.h"
-#include "control/software_run.h"
+#include "control/emulation/emulation.h"
+#include "control/emulation/events_csv.h"
+#include "control/run/report_writer.h"
+#include "control/run/software_run.h"
+#include "control/scenario/command_json.h"
+#include "control/scenario/scenario_loader.h"
 #include "traffic/message_outcomes.h"
 
 namespace fe::control {
@@ -94,7 +94,7 @@ constexpr char kWredOffAtChange[] = R"pb(
 TEST(CommandsTest, WredChangeActsFromItsTimeOnAndNotBefore) {
   const fabric_emu::Scenario plain = Load(kIncast);
   const fabric_emu::Scenario changed = Load(std::string(kIncast) + kWredOffAtChange);
-  const Time just_before = TimeFromNs(kChangeNs) - Time::FromPs(1);
+  const Time just_before = Time::FromNs(kChangeNs) - Time::FromPs(1);
   std::unique_ptr<Emulation> a = Build(plain);
   std::unique_ptr<Emulation> b = Build(changed);
   a->sched.RunUntil(just_before);
@@ -111,7 +111,7 @@ TEST(CommandsTest, WredChangeActsFromItsTimeOnAndNotBefore) {
   // After: a disabled WRED never marks (its thresholds are beyond any queue).
   EXPECT_EQ(Marks(*b, "edge0"), b_before);
   ASSERT_EQ(b->commands->applied().size(), 1u);
-  EXPECT_EQ(b->commands->applied()[0].at, TimeFromNs(kChangeNs));
+  EXPECT_EQ(b->commands->applied()[0].at, Time::FromNs(kChangeNs));
 }
 
 // Without congestion control, an 8-to-1 incast of 8 MiB into switches of 4 MiB of buffer is held
@@ -204,7 +204,7 @@ TEST(CommandsTest, DcqcnFloorChangeShowsInTheRates) {
       set_dcqcn { dcqcn { min_rate_mbps: 40000 } }
     }
   )pb"));
-  const Time change = TimeFromNs(500000);
+  const Time change = Time::FromNs(500000);
   // Every QP is cut within a CNP interval (50 us) of the change: the queue stands above kmax,
   // where every packet is marked. 200 us leaves room for the CNPs' round trip.
   const Time settled = change + Time::FromUs(200);
@@ -344,10 +344,10 @@ TEST(CommandsTest, CommandSentAheadRunsAsTheScheduleWould) {
   by_schedule->sched.RunUntil(Time::Infinite());
   std::unique_ptr<Emulation> by_api = Build(plain);
   by_api->sched.RunUntil(Time::Infinite(), 5000);  // the run loop's first slice
-  ASSERT_LT(by_api->sched.Now(), TimeFromNs(kChangeNs));
+  ASSERT_LT(by_api->sched.Now(), Time::FromNs(kChangeNs));
   ASSERT_TRUE(
       by_api->commands
-          ->ApplyAt(TimeFromNs(kChangeNs), CommandOf(scheduled.schedule(0)), CommandSource::kApi)
+          ->ApplyAt(Time::FromNs(kChangeNs), CommandOf(scheduled.schedule(0)), CommandSource::kApi)
           .ok());
   by_api->sched.RunUntil(Time::Infinite());
   EXPECT_EQ(Flows(*by_api), Flows(*by_schedule));

@@ -7,7 +7,7 @@
 #include <sstream>
 #include <string>
 
-#include "control/report_writer.h"
+#include "control/run/report_writer.h"
 #include "scenario_run.h"
 #include "traffic/message_outcomes.h"
 

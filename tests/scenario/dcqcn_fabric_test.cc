@@ -8,7 +8,7 @@
 #include <memory>
 #include <vector>
 
-#include "control/rate_sampler.h"
+#include "control/report/rate_sampler.h"
 #include "dataplane/fabric.h"
 #include "topology/graph.h"
 #include "topology/routes.h"

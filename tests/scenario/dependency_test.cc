@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "control/emulation.h"
-#include "control/report_writer.h"
-#include "control/scenario_loader.h"
-#include "control/software_run.h"
+#include "control/emulation/emulation.h"
+#include "control/run/report_writer.h"
+#include "control/run/software_run.h"
+#include "control/scenario/scenario_loader.h"
 #include "flows_csv.h"
 #include "scenario_run.h"
 #include "traffic/message_outcomes.h"

@@ -6,7 +6,7 @@
 #include <string>
 #include <utility>
 
-#include "control/failures.h"
+#include "control/scenario/failure_schedule.h"
 #include "topology/fat_tree.h"
 #include "topology_text.h"
 

@@ -1,8 +1,8 @@
 // Failures scheduled in the topology section: links, optical engines and switches going down and
 // up, routes reconverging around them, and messages that lose every path given up so that the
 // run ends.
-#include "control/emulation.h"
-#include "control/failures.h"
+#include "control/emulation/emulation.h"
+#include "control/emulation/failure_injector.h"
 #include "topology_text.h"
 
 #include <google/protobuf/text_format.h>
@@ -14,8 +14,8 @@
 #include <utility>
 #include <vector>
 
-#include "control/scenario_loader.h"
-#include "control/software_run.h"
+#include "control/run/software_run.h"
+#include "control/scenario/scenario_loader.h"
 #include "topology/fat_tree.h"
 #include "topology/routes.h"
 

@@ -5,9 +5,9 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "control/report_writer.h"
-#include "control/scenario_loader.h"
-#include "control/software_run.h"
+#include "control/run/report_writer.h"
+#include "control/run/software_run.h"
+#include "control/scenario/scenario_loader.h"
 
 namespace fe::control {
 namespace {

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "control/report/kv_report.h"
-#include "control/report_writer.h"
+#include "control/run/report_writer.h"
 #include "scenario_run.h"
 #include "source_root.h"
 #include "traffic/kv_metrics.h"

@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "control/report/load_balancing_report.h"
-#include "control/report_writer.h"
-#include "control/scenario_loader.h"
-#include "control/software_run.h"
+#include "control/run/report_writer.h"
+#include "control/run/software_run.h"
+#include "control/scenario/scenario_loader.h"
 #include "scenario_run.h"
 #include "source_root.h"
 #include "traffic/message_outcomes.h"

@@ -7,8 +7,8 @@
 
 #include <string>
 
-#include "control/emulation.h"
-#include "control/scenario_loader.h"
+#include "control/emulation/emulation.h"
+#include "control/scenario/scenario_loader.h"
 
 namespace fe::control {
 namespace {

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "control/report_writer.h"
-#include "control/scenario_loader.h"
+#include "control/run/report_writer.h"
+#include "control/scenario/scenario_loader.h"
 #include "flows_csv.h"
 #include "traffic/message_outcomes.h"
 

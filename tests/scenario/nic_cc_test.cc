@@ -8,10 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "control/emulation.h"
-#include "control/report_writer.h"
-#include "control/scenario_loader.h"
-#include "control/software_run.h"
+#include "control/emulation/emulation.h"
+#include "control/run/report_writer.h"
+#include "control/run/software_run.h"
+#include "control/scenario/nic_params.h"
+#include "control/scenario/scenario_loader.h"
 
 namespace fe::control {
 namespace {
@@ -144,8 +145,8 @@ TEST(NicCcScenarioTest, LoneDcqcnFlowKeepsLineRate) {
 }
 
 // 100 Gb/s, 1 us links; a full packet is 4178 wire bytes, 334.24 ns. Host 0 to host 15 crosses
-// 6 links, so HPCC's T = 2 x 6 x (1000 + 334.24) ns = 16,010.88 ns and W_init = B x T = 200,136 B.
-// The unloaded RTT of a full packet and its 86-byte ACK is 6 x (334.24 + 6.88 + 2 x 1000) ns =
+// 6 links, so HPCC's T = 2 x 6 x (1000 + 334.24) ns = 16,010.88 ns and W_init = B x T = 200,136
+// B. The unloaded RTT of a full packet and its 86-byte ACK is 6 x (334.24 + 6.88 + 2 x 1000) ns =
 // 14,046.72 ns < T, so a window of W_init never holds a lone flow back.
 
 TEST(NicCcScenarioTest, LoneHpccFlowWithinItsFirstRttIsStoreAndForward) {
@@ -236,8 +237,8 @@ FairnessRun RunNvidiaIncast(const std::string& cnp_interval) {
                           topology { fat_tree { k: 4 link_rate_gbps: 100 link_delay_ns: 1000 } }
                           nic {)pb" +
                         cnp_interval +
-                        R"pb(                              cc { dcqcn { preset: NVIDIA } } }
-                                                           traffic {
+                        R"pb(                                                                                        cc { dcqcn { preset: NVIDIA } } }
+                                                                                                                     traffic {
       flow_list {
         flow { src_host: 4 dst_host: 0 message_bytes: 20000000 }
         flow { src_host: 5 dst_host: 0 message_bytes: 20000000 }

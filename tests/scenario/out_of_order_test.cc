@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "control/report_writer.h"
-#include "control/software_run.h"
+#include "control/run/report_writer.h"
+#include "control/run/software_run.h"
 #include "scenario_run.h"
 #include "traffic/message_outcomes.h"
 

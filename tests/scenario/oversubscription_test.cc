@@ -43,9 +43,9 @@
 #include <string>
 #include <vector>
 
-#include "control/report_writer.h"
-#include "control/scenario_loader.h"
-#include "control/software_run.h"
+#include "control/run/report_writer.h"
+#include "control/run/software_run.h"
+#include "control/scenario/scenario_loader.h"
 #include "dataplane/packet.h"
 #include "scenario_run.h"
 #include "traffic/message_outcomes.h"

@@ -7,9 +7,9 @@
 #include <sstream>
 #include <string>
 
-#include "control/report_writer.h"
-#include "control/scenario_loader.h"
-#include "control/software_run.h"
+#include "control/run/report_writer.h"
+#include "control/run/software_run.h"
+#include "control/scenario/scenario_loader.h"
 #include "scenario_run.h"
 #include "traffic/message_outcomes.h"
 

@@ -5,9 +5,9 @@
 #include <map>
 #include <string>
 
-#include "control/queue_sampler.h"
-#include "control/scenario_loader.h"
-#include "control/software_run.h"
+#include "control/report/queue_sampler.h"
+#include "control/run/software_run.h"
+#include "control/scenario/scenario_loader.h"
 
 namespace fe::control {
 namespace {
@@ -90,8 +90,7 @@ TEST(QueueDepthScenarioTest, TooManyRowsStopTheRunWithAWayOut) {
   EXPECT_EQ(run->stop_reason, "sample row limit");
   EXPECT_TRUE(run->stopped_early);
   EXPECT_NE(run->failure.find("more than 20 rows"), std::string::npos);
-  EXPECT_NE(run->failure.find(
-                "raise run.rate_sample_interval_ns or run.queue_sample_interval_ns"),
+  EXPECT_NE(run->failure.find("raise run.rate_sample_interval_ns or run.queue_sample_interval_ns"),
             std::string::npos);
   // The rows so far: past the bound by at most one slice of the run, and all of them before the
   // stop.

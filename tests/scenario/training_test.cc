@@ -27,8 +27,8 @@
 #include <vector>
 
 #include "control/report/jobs_csv.h"
-#include "control/report_writer.h"
-#include "control/scenario_loader.h"
+#include "control/run/report_writer.h"
+#include "control/scenario/scenario_loader.h"
 #include "dataplane/packet.h"
 #include "dataplane/roce_headers.h"
 #include "flows_csv.h"

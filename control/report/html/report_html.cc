@@ -3,10 +3,10 @@
 #include <functional>
 #include <vector>
 
+#include "control/process/output_dir.h"
 #include "control/report/html/html_page.h"
 #include "control/report/html/report_input.h"
 #include "control/report/html/report_sections.h"
-#include "control/report/output_dir.h"
 
 namespace fe::control::html {
 namespace {

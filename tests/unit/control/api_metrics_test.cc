@@ -10,7 +10,7 @@
 
 #include "control/api/metrics_text.h"
 #include "control/api/snapshot.h"
-#include "control/report_writer.h"
+#include "control/run/report_writer.h"
 #include "scenario_run.h"
 
 namespace fe::control::api {

@@ -1,4 +1,4 @@
-#include "control/capture.h"
+#include "control/run/capture.h"
 
 #include <google/protobuf/text_format.h>
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-#include "control/cli_args.h"
+#include "control/cli/cli_args.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 
 #include "cli_parse.h"
 #include "control/api/api_token.h"
-#include "control/report/output_dir.h"
+#include "control/process/output_dir.h"
 
 namespace fe::control {
 namespace {
@@ -209,7 +209,7 @@ TEST(CliArgsTest, RunHelpListsEveryOutput) {
   for (const std::string_view name : kRunOutputNames) {
     EXPECT_TRUE(Contains(text, "DIR/" + std::string(name))) << name << " missing from:\n" << text;
   }
-  EXPECT_TRUE(Contains(text, "DIR/" + std::string(api::kTokenFileName))) << text;
+  EXPECT_TRUE(Contains(text, "DIR/" + std::string(kApiTokenFileName))) << text;
 }
 
 }  // namespace

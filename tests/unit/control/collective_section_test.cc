@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "control/collective_section.h"
-#include "control/scenario_loader.h"
+#include "control/scenario/collective_section.h"
+#include "control/scenario/scenario_loader.h"
 #include "topology/build.h"
 
 namespace fe::control {

@@ -4,9 +4,9 @@
 
 #include <string>
 
-#include "control/commands/command_json.h"
-#include "control/commands/validate_command.h"
-#include "control/scenario_loader.h"
+#include "control/scenario/command_json.h"
+#include "control/scenario/scenario_loader.h"
+#include "control/scenario/validate_command.h"
 #include "topology/build.h"
 
 namespace fe::control {

@@ -1,11 +1,11 @@
 // events.csv read back: the rows a run wrote, whatever the line endings an editor gave them.
-#include "control/commands/events_csv.h"
+#include "control/emulation/events_csv.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "control/commands/command_json.h"
+#include "control/scenario/command_json.h"
 
 namespace fe::control {
 namespace {

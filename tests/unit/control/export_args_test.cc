@@ -6,7 +6,7 @@
 
 #include "cli_parse.h"
 
-#include "control/cli_args.h"
+#include "control/cli/cli_args.h"
 #include "traffic/trace_native.h"
 
 namespace fe::control {

@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "control/report_writer.h"
-#include "control/scenario_loader.h"
+#include "control/run/report_writer.h"
+#include "control/scenario/scenario_loader.h"
 
 namespace fe::control {
 namespace {

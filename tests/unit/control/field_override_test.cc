@@ -1,6 +1,6 @@
 // --set PATH=VALUE through reflection: what each kind of field takes, and the message of each
 // refusal. The expected field lists come from proto/scenario.proto's declarations.
-#include "control/sweep/field_override.h"
+#include "control/scenario/field_override.h"
 
 #include <google/protobuf/text_format.h>
 #include <gtest/gtest.h>

@@ -6,9 +6,9 @@
 
 #include <string>
 
-#include "control/emulation.h"
-#include "control/report_writer.h"
-#include "control/scenario_loader.h"
+#include "control/emulation/emulation.h"
+#include "control/run/report_writer.h"
+#include "control/scenario/scenario_loader.h"
 
 namespace fe::control {
 namespace {

@@ -2,7 +2,7 @@
 // packet simulation of the links: a packet of P payload bytes is P + 62 bytes of frame (Eth 14,
 // IPv4 20, UDP 8, BTH 12, ICRC 4, FCS 4), at least Ethernet's 64, plus 20 bytes of preamble and
 // inter-frame gap.
-#include "control/ideal_fct.h"
+#include "control/report/ideal_fct.h"
 
 #include <gtest/gtest.h>
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "control/kv_cache_section.h"
 #include "control/report/kv_report.h"
-#include "control/scenario_loader.h"
+#include "control/scenario/kv_cache_section.h"
+#include "control/scenario/scenario_loader.h"
 #include "source_root.h"
 #include "topology/build.h"
 

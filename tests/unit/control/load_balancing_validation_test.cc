@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "control/scenario_loader.h"
+#include "control/scenario/scenario_loader.h"
 
 namespace fe::control {
 namespace {

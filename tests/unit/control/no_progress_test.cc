@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "control/report_writer.h"
+#include "control/run/report_writer.h"
 #include "scenario_run.h"
 
 namespace fe::control {

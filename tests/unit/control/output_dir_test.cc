@@ -1,7 +1,7 @@
-// The run's output directory (control/report/output_dir.h): a re-run leaves only its own outputs,
+// The run's output directory (control/process/output_dir.h): a re-run leaves only its own outputs,
 // a symlink at an output's name is replaced and never written through, and a directory the run
 // cannot use is refused before anything is removed or written.
-#include "control/report/output_dir.h"
+#include "control/process/output_dir.h"
 
 #include <unistd.h>
 

@@ -1,6 +1,6 @@
-// A run's outputs as a set (control/report/output_set.h): nothing of the set is in the output
+// A run's outputs as a set (control/process/output_set.h): nothing of the set is in the output
 // directory until all of it is, and what a failed or killed run staged never stays behind.
-#include "control/report/output_set.h"
+#include "control/process/output_set.h"
 
 #include <sys/wait.h>
 #include <unistd.h>

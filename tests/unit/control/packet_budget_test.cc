@@ -1,4 +1,4 @@
-#include "control/packet_budget.h"
+#include "control/scenario/packet_budget.h"
 
 #include <gtest/gtest.h>
 

@@ -1,12 +1,12 @@
 // The rate sampler reads the message table on a fixed grid of virtual time: which flows it
 // samples (started, not completed), what it reads, when it stops, and the CSV it writes.
-#include "control/rate_sampler.h"
+#include "control/report/rate_sampler.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "control/scenario_loader.h"
+#include "control/scenario/scenario_loader.h"
 
 namespace fe::control {
 namespace {

@@ -1,10 +1,10 @@
-// `fabric-emu report OUTDIR` and `run --report` on the command line (control/cli_args.h).
+// `fabric-emu report OUTDIR` and `run --report` on the command line (control/cli/cli_args.h).
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "cli_parse.h"
-#include "control/cli_args.h"
+#include "control/cli/cli_args.h"
 
 namespace fe::control {
 namespace {

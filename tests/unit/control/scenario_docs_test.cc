@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "control/scenario_loader.h"
+#include "control/scenario/scenario_loader.h"
 
 namespace fe::control {
 namespace {

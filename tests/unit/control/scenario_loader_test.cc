@@ -1,4 +1,4 @@
-#include "control/scenario_loader.h"
+#include "control/scenario/scenario_loader.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>

@@ -1,4 +1,4 @@
-#include "control/serve_banner.h"
+#include "control/serve/serve_banner.h"
 
 #include <gtest/gtest.h>
 

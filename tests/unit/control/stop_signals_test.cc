@@ -1,5 +1,5 @@
 // SIGINT/SIGTERM become a stop request the loop polls, instead of killing the process.
-#include "control/stop_signals.h"
+#include "control/process/stop_signals.h"
 
 #include <gtest/gtest.h>
 #include <pthread.h>

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "cli_parse.h"
-#include "control/cli_args.h"
+#include "control/cli/cli_args.h"
 #include "control/sweep/sweep_command.h"
 
 namespace fe::control {

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "control/input_paths.h"
-#include "control/scenario_loader.h"
+#include "control/process/input_paths.h"
+#include "control/scenario/scenario_loader.h"
 #include "source_root.h"
 
 namespace fe::control {

@@ -1,4 +1,4 @@
-#include "control/switch_params.h"
+#include "control/scenario/switch_params.h"
 
 #include <google/protobuf/text_format.h>
 #include <gtest/gtest.h>

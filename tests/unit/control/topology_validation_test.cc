@@ -9,9 +9,9 @@
 #include <fstream>
 #include <string>
 
-#include "control/capture.h"
-#include "control/emulation.h"
-#include "control/scenario_loader.h"
+#include "control/emulation/emulation.h"
+#include "control/run/capture.h"
+#include "control/scenario/scenario_loader.h"
 
 namespace fe::control {
 namespace {

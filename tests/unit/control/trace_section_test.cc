@@ -1,7 +1,7 @@
 // The trace section: the shipped traces load into the workloads their comments describe, a
 // workload written in the native format reads back to the same one, and a bad line of a trace is
 // refused at validation with the scenario's line and the trace's.
-#include "control/trace_section.h"
+#include "control/scenario/trace_section.h"
 
 #include <gtest/gtest.h>
 
@@ -13,8 +13,8 @@
 
 #include "source_root.h"
 
-#include "control/scenario_loader.h"
-#include "control/workload_build.h"
+#include "control/scenario/scenario_loader.h"
+#include "control/scenario/workload_build.h"
 #include "topology/build.h"
 #include "traffic/trace_native.h"
 

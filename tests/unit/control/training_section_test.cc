@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "control/scenario_loader.h"
-#include "control/training_section.h"
+#include "control/scenario/scenario_loader.h"
+#include "control/scenario/training_section.h"
 #include "topology/build.h"
 
 namespace fe::control {

@@ -1,6 +1,6 @@
 // BuildWorkload: one job per traffic section, named and classed as the section says, merged in
 // section order; dependencies checked per section.
-#include "control/workload_build.h"
+#include "control/scenario/workload_build.h"
 
 #include <google/protobuf/text_format.h>
 #include <gtest/gtest.h>
