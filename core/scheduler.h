@@ -1,7 +1,7 @@
 // The event scheduler: one object per fabric, passed to every element (never a static).
 // Events run in (time, insertion order), which makes a run deterministic. The scheduler holds the
 // model's notion of "now"; software mode advances it to each event, real-time mode advances it
-// from the TSC (see dataplane/realtime_loop) and runs what is due.
+// from the TSC (see dataplane/realtime/realtime_loop) and runs what is due.
 //
 // Domains. A model may split its elements into domains (a fabric: one per switch and per NIC)
 // that share no state except through links, whose propagation delay is at least a lookahead L.

@@ -13,7 +13,7 @@
 #include "control/report/rate_sampler.h"
 #include "dataplane/drop_reason.h"
 #include "dataplane/fabric.h"
-#include "dataplane/lateness_histogram.h"
+#include "dataplane/realtime/lateness_histogram.h"
 
 namespace fe::control::api {
 

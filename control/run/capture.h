@@ -10,8 +10,8 @@
 
 #include "control/emulation/emulation.h"
 #include "core/status.h"
-#include "dataplane/external_host.h"
 #include "dataplane/pcapng_writer.h"
+#include "dataplane/realtime/external_host.h"
 #include "proto/scenario.pb.h"
 
 namespace fe::control {

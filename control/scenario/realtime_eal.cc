@@ -3,8 +3,8 @@
 #include <regex>
 
 #include "dataplane/eal.h"
-#include "dataplane/eal_args.h"
-#include "dataplane/eth_port.h"
+#include "dataplane/realtime/eal_args.h"
+#include "dataplane/realtime/eth_port.h"
 
 namespace fe::control {
 namespace {

@@ -5,7 +5,7 @@
 
 #include "control/scenario/realtime_eal.h"
 #include "control/scenario/validation.h"
-#include "dataplane/eth_port.h"
+#include "dataplane/realtime/eth_port.h"
 
 namespace fe::control {
 namespace {

@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "core/units.h"
-#include "dataplane/eth_port.h"
-#include "dataplane/external_host.h"
 #include "dataplane/fabric.h"
-#include "dataplane/realtime_loop.h"
+#include "dataplane/realtime/eth_port.h"
+#include "dataplane/realtime/external_host.h"
+#include "dataplane/realtime/realtime_loop.h"
 
 namespace fe::control {
 

@@ -20,12 +20,12 @@
 #include <vector>
 
 #include "dataplane/eal.h"
-#include "dataplane/eth_port.h"
-#include "dataplane/external_host.h"
 #include "dataplane/fabric.h"
 #include "dataplane/packet.h"
-#include "dataplane/realtime_loop.h"
-#include "dataplane/tsc_clock.h"
+#include "dataplane/realtime/eth_port.h"
+#include "dataplane/realtime/external_host.h"
+#include "dataplane/realtime/realtime_loop.h"
+#include "dataplane/realtime/tsc_clock.h"
 #include "ring_ports.h"
 #include "topology/fat_tree.h"
 #include "topology/routes.h"

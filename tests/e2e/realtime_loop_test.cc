@@ -1,7 +1,7 @@
 // The real-time loop end to end inside one process: frames put on a ring port's rx ring cross the
 // emulated fat-tree and come out of the other port's tx ring, never before the emulated path
 // delay has passed, on one lcore and with I/O on a second one.
-#include "dataplane/realtime_loop.h"
+#include "dataplane/realtime/realtime_loop.h"
 
 #include <gtest/gtest.h>
 #include <rte_eal.h>

@@ -20,9 +20,9 @@
 
 #include "core/scheduler.h"
 #include "dataplane/eal.h"
-#include "dataplane/external_host.h"
 #include "dataplane/fabric.h"
 #include "dataplane/packet.h"
+#include "dataplane/realtime/external_host.h"
 #include "topology/fat_tree.h"
 #include "topology/routes.h"
 

@@ -1,13 +1,13 @@
 // The EAL arguments a user may give real-time mode: every spelling of a secondary process type
 // is refused before the EAL starts (as one, it would wait for a primary that never comes), and
-// the user's options merge into serve's defaults by the rule dataplane/eal_args.h states.
+// the user's options merge into serve's defaults by the rule dataplane/realtime/eal_args.h states.
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
 #include "dataplane/eal.h"
-#include "dataplane/eal_args.h"
+#include "dataplane/realtime/eal_args.h"
 
 namespace fe::dp {
 namespace {

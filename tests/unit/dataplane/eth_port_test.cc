@@ -1,6 +1,6 @@
 // EthPort over net_ring's loopback device (a vdev named "net_ring<N>" transmits into the ring it
 // receives from): probing, burst I/O, tx buffering, refusal accounting and removal.
-#include "dataplane/eth_port.h"
+#include "dataplane/realtime/eth_port.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "dataplane/external_host.h"
+#include "dataplane/realtime/external_host.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "dataplane/lateness_histogram.h"
+#include "dataplane/realtime/lateness_histogram.h"
 
 #include <gtest/gtest.h>
 

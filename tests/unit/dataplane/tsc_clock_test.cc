@@ -1,4 +1,4 @@
-#include "dataplane/tsc_clock.h"
+#include "dataplane/realtime/tsc_clock.h"
 
 #include <gtest/gtest.h>
 

@@ -29,10 +29,10 @@
 #include "core/scheduler.h"
 #include "core/status.h"
 #include "core/units.h"
-#include "dataplane/eth_port.h"
-#include "dataplane/external_host.h"
-#include "dataplane/lateness_histogram.h"
-#include "dataplane/tsc_clock.h"
+#include "dataplane/realtime/eth_port.h"
+#include "dataplane/realtime/external_host.h"
+#include "dataplane/realtime/lateness_histogram.h"
+#include "dataplane/realtime/tsc_clock.h"
 
 namespace fe::dp {
 

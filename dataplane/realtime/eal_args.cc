@@ -1,11 +1,11 @@
-#include "dataplane/eal_args.h"
+#include "dataplane/realtime/eal_args.h"
 
 #include <algorithm>
 #include <array>
 #include <string_view>
 
 #include "dataplane/eal.h"
-#include "dataplane/eth_port.h"
+#include "dataplane/realtime/eth_port.h"
 
 namespace fe::dp {
 namespace {

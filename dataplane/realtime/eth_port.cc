@@ -1,4 +1,4 @@
-#include "dataplane/eth_port.h"
+#include "dataplane/realtime/eth_port.h"
 
 #include <rte_bus.h>
 #include <rte_dev.h>

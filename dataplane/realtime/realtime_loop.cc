@@ -1,4 +1,4 @@
-#include "dataplane/realtime_loop.h"
+#include "dataplane/realtime/realtime_loop.h"
 
 #include <rte_errno.h>
 #include <rte_launch.h>
