@@ -4,7 +4,7 @@
 #include <utility>
 
 #include "core/random.h"
-#include "traffic/collective.h"
+#include "traffic/collective/collective.h"
 #include "traffic/compute_only.h"
 #include "traffic/ready_at.h"
 

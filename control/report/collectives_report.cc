@@ -5,7 +5,7 @@
 #include <tuple>
 #include <vector>
 
-#include "traffic/collective.h"
+#include "traffic/collective/collective.h"
 
 namespace fe::control {
 namespace {

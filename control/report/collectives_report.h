@@ -10,7 +10,7 @@
 #include "control/process/output_set.h"
 #include "core/status.h"
 
-#include "traffic/collective_metrics.h"
+#include "traffic/collective/metrics.h"
 #include "traffic/workload.h"
 
 namespace fe::control {

@@ -9,7 +9,7 @@
 #include "core/status.h"
 #include "proto/scenario.pb.h"
 #include "topology/graph.h"
-#include "traffic/collective.h"
+#include "traffic/collective/collective.h"
 #include "traffic/placement.h"
 #include "traffic/workload.h"
 

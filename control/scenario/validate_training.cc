@@ -8,7 +8,7 @@
 
 #include "control/scenario/training_section.h"
 #include "control/scenario/validate_training.h"
-#include "traffic/collective.h"
+#include "traffic/collective/collective.h"
 
 namespace fe::control {
 namespace {
@@ -78,7 +78,7 @@ void CheckCheckpoint(Validation& v, const Training& t, const Checkpoint& c, cons
 }
 
 // Messages of one ring AllReduce of `bytes` over n ranks: 2(n - 1) steps of n sends, per channel
-// and chunk of each rank's slice (as traffic/collective_ring.cc cuts them; at most, since a size
+// and chunk of each rank's slice (as traffic/collective/ring.cc cuts them; at most, since a size
 // too small for every channel uses fewer).
 double RingMessages(double n, double bytes, double channels) {
   const double chunks =

@@ -36,7 +36,7 @@
 // l = 2 x 1 us + F / B = 2.33 us after leaving. Pipelined, the last chunk leaves the root after
 // C - 1 chunk times and then crosses H hops: P = (C + H - 1) T + H l = 2043 us, where a chain
 // that waits for the whole buffer at every hop takes H (C T + l) = 20990 us. A hop sends a chunk
-// once the one before has arrived (traffic/collective_ring.cc), which idles the link l + L per
+// once the one before has arrived (traffic/collective/ring.cc), which idles the link l + L per
 // chunk, L = 1 us the lookahead, so the chain takes (C + H - 1)(T + l) + (C - 1) L = 2147 us,
 // 1.051 P. Asserted in [1, 1.08] x P: below P no chain can go, and above it the 5 % the idle
 // times cost plus 3 % for what the closed form leaves out (the root's link carries no ACKs, and
@@ -80,7 +80,7 @@
 #include "dataplane/roce_headers.h"
 #include "scenario_run.h"
 #include "source_root.h"
-#include "traffic/collective_metrics.h"
+#include "traffic/collective/metrics.h"
 #include "traffic/message_outcomes.h"
 
 namespace fe::control {

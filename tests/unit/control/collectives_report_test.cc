@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "traffic/collective.h"
+#include "traffic/collective/collective.h"
 
 namespace fe::control {
 namespace {

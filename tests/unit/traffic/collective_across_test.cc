@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "collective_test_util.h"
-#include "traffic/collective.h"
+#include "traffic/collective/collective.h"
 
 namespace fe {
 namespace {

@@ -1,11 +1,11 @@
 // Per-operation time and bandwidths from made-up outcomes, against nccl-tests' definitions.
-#include "traffic/collective_metrics.h"
+#include "traffic/collective/metrics.h"
 
 #include <gtest/gtest.h>
 
 #include <vector>
 
-#include "traffic/collective.h"
+#include "traffic/collective/collective.h"
 
 namespace fe {
 namespace {

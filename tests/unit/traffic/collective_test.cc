@@ -1,7 +1,7 @@
 // The collective generators against the closed forms of their algorithms: bytes and messages per
 // rank, who waits for whom, and refusals. Sizes are chosen divisible by every split so that the
 // closed forms hold to the byte.
-#include "traffic/collective.h"
+#include "traffic/collective/collective.h"
 
 #include <gtest/gtest.h>
 

@@ -8,7 +8,7 @@
 #include <numeric>
 #include <vector>
 
-#include "traffic/collective.h"
+#include "traffic/collective/collective.h"
 
 namespace fe::collective_test {
 

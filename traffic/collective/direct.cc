@@ -5,7 +5,7 @@
 // receivers. SendRecv: rank 0 sends the whole buffer to rank 1 (a pipeline-parallel hand-over).
 // Channels and chunks cut every message as for the other algorithms; nothing waits for
 // anything but the gates.
-#include "traffic/collective_algorithms.h"
+#include "traffic/collective/algorithms.h"
 
 namespace fe {
 

@@ -12,7 +12,7 @@
 // ranks: again inner and leaf ranks swap between the trees.
 //
 // Each edge sends its chunks in turn, as NCCL does over the edge's one connection and as a ring
-// Broadcast's hops do (collective_ring.cc, which weighs this against two chunks in flight):
+// Broadcast's hops do (ring.cc, which weighs this against two chunks in flight):
 // chunk k of an edge also waits for the edge's chunk k - 1 to have arrived. Released together, an
 // edge's chunks would share the link and all arrive at the end, and the tree would move its
 // whole half of the buffer one level at a time. The wait idles an edge for its latency and the
@@ -25,7 +25,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "traffic/collective_algorithms.h"
+#include "traffic/collective/algorithms.h"
 
 namespace fe {
 namespace {

@@ -19,7 +19,7 @@
 // of two rounds before (a chain of its sends that never waits on the far end of a link).
 #include <algorithm>
 
-#include "traffic/collective_algorithms.h"
+#include "traffic/collective/algorithms.h"
 
 namespace fe {
 

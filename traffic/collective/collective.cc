@@ -1,9 +1,9 @@
-#include "traffic/collective.h"
+#include "traffic/collective/collective.h"
 
 #include <algorithm>
 #include <string>
 
-#include "traffic/collective_algorithms.h"
+#include "traffic/collective/algorithms.h"
 
 namespace fe {
 namespace {

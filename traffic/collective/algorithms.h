@@ -8,8 +8,8 @@
 #include <span>
 #include <vector>
 
-#include "traffic/collective.h"
-#include "traffic/collective_builder.h"
+#include "traffic/collective/builder.h"
+#include "traffic/collective/collective.h"
 #include "traffic/workload.h"
 
 namespace fe {

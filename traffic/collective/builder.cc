@@ -1,4 +1,4 @@
-#include "traffic/collective_builder.h"
+#include "traffic/collective/builder.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "traffic/collective_metrics.h"
+#include "traffic/collective/metrics.h"
 
 #include <algorithm>
 

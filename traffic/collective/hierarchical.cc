@@ -20,7 +20,7 @@
 #include <map>
 #include <string>
 
-#include "traffic/collective_algorithms.h"
+#include "traffic/collective/algorithms.h"
 
 namespace fe {
 namespace {

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "core/units.h"
-#include "traffic/collective.h"
+#include "traffic/collective/collective.h"
 #include "traffic/workload.h"
 
 namespace fe {

@@ -30,7 +30,7 @@
 // earlier.
 #include <algorithm>
 
-#include "traffic/collective_algorithms.h"
+#include "traffic/collective/algorithms.h"
 
 namespace fe {
 namespace {}  // namespace
