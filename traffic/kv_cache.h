@@ -17,7 +17,7 @@
 #include "core/units.h"
 #include "traffic/flow_size_cdf.h"
 #include "traffic/model_presets.h"
-#include "traffic/mooncake_trace.h"
+#include "traffic/trace/mooncake.h"
 #include "traffic/workload.h"
 
 namespace fe {

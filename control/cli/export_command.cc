@@ -4,7 +4,7 @@
 #include "control/process/output_dir.h"
 #include "control/scenario/workload_build.h"
 #include "topology/build.h"
-#include "traffic/trace_native.h"
+#include "traffic/trace/native.h"
 
 namespace fe::control {
 

@@ -1,5 +1,5 @@
 // `fabric-emu export`: writes a scenario's whole workload, every traffic section merged as a run
-// merges them, in the native trace format (traffic/trace_native.h), so that a scenario replaying
+// merges them, in the native trace format (traffic/trace/native.h), so that a scenario replaying
 // the file runs the same messages: the same flows.csv for the same seed.
 #pragma once
 

@@ -8,7 +8,7 @@
 #include "core/units.h"
 #include "dataplane/message.h"
 #include "traffic/flow_size_cdf.h"
-#include "traffic/mooncake_trace.h"
+#include "traffic/trace/mooncake.h"
 
 namespace fe::control {
 namespace {

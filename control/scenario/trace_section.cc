@@ -5,9 +5,9 @@
 #include "control/scenario/scenario_validator.h"
 #include "control/scenario/validation.h"
 #include "core/units.h"
-#include "traffic/trace_htsim.h"
-#include "traffic/trace_native.h"
-#include "traffic/trace_ns3.h"
+#include "traffic/trace/htsim.h"
+#include "traffic/trace/native.h"
+#include "traffic/trace/ns3.h"
 
 namespace fe::control {
 

@@ -8,7 +8,7 @@
 #include "core/status.h"
 #include "proto/trace.pb.h"
 #include "topology/graph.h"
-#include "traffic/trace_file.h"
+#include "traffic/trace/file.h"
 #include "traffic/workload.h"
 
 namespace fe::control {

@@ -6,11 +6,11 @@
 #include <cstdint>
 #include <string_view>
 
-#include "traffic/mooncake_trace.h"
-#include "traffic/trace_file.h"
-#include "traffic/trace_htsim.h"
-#include "traffic/trace_native.h"
-#include "traffic/trace_ns3.h"
+#include "traffic/trace/file.h"
+#include "traffic/trace/htsim.h"
+#include "traffic/trace/mooncake.h"
+#include "traffic/trace/native.h"
+#include "traffic/trace/ns3.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;

@@ -7,7 +7,7 @@
 #include "cli_parse.h"
 
 #include "control/cli/cli_args.h"
-#include "traffic/trace_native.h"
+#include "traffic/trace/native.h"
 
 namespace fe::control {
 namespace {

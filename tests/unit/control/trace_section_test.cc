@@ -16,7 +16,7 @@
 #include "control/scenario/scenario_loader.h"
 #include "control/scenario/workload_build.h"
 #include "topology/build.h"
-#include "traffic/trace_native.h"
+#include "traffic/trace/native.h"
 
 namespace fe::control {
 namespace {

@@ -1,4 +1,4 @@
-#include "traffic/trace_htsim.h"
+#include "traffic/trace/htsim.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "traffic/trace_native.h"
+#include "traffic/trace/native.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "traffic/trace_ns3.h"
+#include "traffic/trace/ns3.h"
 
 #include <gtest/gtest.h>
 

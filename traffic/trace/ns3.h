@@ -16,7 +16,7 @@
 #include <string_view>
 
 #include "core/status.h"
-#include "traffic/trace_file.h"
+#include "traffic/trace/file.h"
 #include "traffic/workload.h"
 
 namespace fe {

@@ -1,7 +1,7 @@
 // What the trace readers share: where a trace's nodes and times land in the run (TraceParams),
 // reading a trace file with its size cap, and the finishing check of a read workload. The readers
-// themselves: trace_htsim.h (htsim connection matrices), trace_ns3.h (HPCC/ns-3 flow files),
-// trace_native.h (the native CSV, and its writer). docs/workloads.md describes the formats.
+// themselves: htsim.h (htsim connection matrices), ns3.h (HPCC/ns-3 flow files),
+// native.h (the native CSV, and its writer). docs/workloads.md describes the formats.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "traffic/mooncake_trace.h"
+#include "traffic/trace/mooncake.h"
 
 #include <filesystem>
 #include <set>

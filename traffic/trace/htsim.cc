@@ -1,4 +1,4 @@
-#include "traffic/trace_htsim.h"
+#include "traffic/trace/htsim.h"
 
 #include <algorithm>
 #include <map>
@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "traffic/trace_text.h"
+#include "traffic/trace/text.h"
 
 namespace fe {
 namespace {

@@ -1,4 +1,4 @@
-#include "traffic/trace_native.h"
+#include "traffic/trace/native.h"
 
 #include <array>
 #include <map>
@@ -9,7 +9,7 @@
 
 #include "core/utf8.h"
 #include "traffic/csv_field.h"
-#include "traffic/trace_text.h"
+#include "traffic/trace/text.h"
 
 namespace fe {
 namespace {

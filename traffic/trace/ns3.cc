@@ -1,10 +1,10 @@
-#include "traffic/trace_ns3.h"
+#include "traffic/trace/ns3.h"
 
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "traffic/trace_text.h"
+#include "traffic/trace/text.h"
 
 namespace fe {
 namespace {

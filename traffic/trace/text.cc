@@ -1,4 +1,4 @@
-#include "traffic/trace_text.h"
+#include "traffic/trace/text.h"
 
 #include <charconv>
 #include <limits>

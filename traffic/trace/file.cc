@@ -1,4 +1,4 @@
-#include "traffic/trace_file.h"
+#include "traffic/trace/file.h"
 
 #include <charconv>
 #include <cmath>
