@@ -1,8 +1,8 @@
 // The state a switch keeps to balance load over its route groups under a policy other than hash
-// ECMP (congestion/load_balancing.h), and the choice itself, in two steps: Peek, a read-only guess
-// of the member a packet will take, which the prefetch stage may call ahead of the packet; and
-// Pick, the choice that counts, which updates the state (flowlet table, round-robin turns,
-// port loads). Memory is bounded: a flowlet table of a fixed size, a few words per port, and
+// ECMP (congestion/load_balancing_config.h), and the choice itself, in two steps: Peek, a
+// read-only guess of the member a packet will take, which the prefetch stage may call ahead of the
+// packet; and Pick, the choice that counts, which updates the state (flowlet table, round-robin
+// turns, port loads). Memory is bounded: a flowlet table of a fixed size, a few words per port, and
 // under `weighted` the switch's WCMP weights.
 #pragma once
 
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "congestion/ecmp_hash.h"
-#include "congestion/load_balancing.h"
+#include "congestion/load_balancing_config.h"
 #include "core/random.h"
 #include "core/units.h"
 #include "dataplane/egress_port_array.h"

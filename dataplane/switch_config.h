@@ -14,7 +14,7 @@
 #include "congestion/buffer_admission.h"
 #include "congestion/dscp_map.h"
 #include "congestion/egress_scheduler.h"
-#include "congestion/load_balancing.h"
+#include "congestion/load_balancing_config.h"
 #include "congestion/pfc.h"
 #include "congestion/pfc_watchdog.h"
 #include "congestion/wred.h"

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "congestion/load_balancing.h"
+#include "congestion/load_balancing_config.h"
 #include "control/emulation/emulation.h"
 #include "core/units.h"
 #include "topology/graph.h"

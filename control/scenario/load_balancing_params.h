@@ -2,7 +2,7 @@
 // parameters: unset fields keep the schema defaults.
 #pragma once
 
-#include "congestion/load_balancing.h"
+#include "congestion/load_balancing_config.h"
 #include "proto/scenario.pb.h"
 
 namespace fe::control {

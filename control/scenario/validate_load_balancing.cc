@@ -4,7 +4,7 @@
 #include <bit>
 #include <string>
 
-#include "congestion/load_balancing.h"
+#include "congestion/load_balancing_config.h"
 #include "control/scenario/validation.h"
 
 namespace fe::control {

@@ -1,4 +1,4 @@
-#include "congestion/load_balancing.h"
+#include "congestion/load_balancing_config.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,5 @@
-#include "congestion/load_balancing.h"
+// Settings, not the choice: dataplane/load_balancer.cc picks members (plain hash ECMP: switch.cc).
+#include "congestion/load_balancing_config.h"
 
 #include <bit>
 #include <string>

@@ -1,3 +1,5 @@
+// Settings, not the choice: dataplane/load_balancer.cc picks members (plain hash ECMP: switch.cc).
+//
 // Load balancing over the members of an equal-cost route group: the user's parameters, their
 // compiled form, and the small pure pieces the switch's balancer is made of: the flowlet table
 // (bounded flow state indexed by flow hash, as switch ASICs keep it), the decaying byte count that
