@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "congestion/dscp_map.h"
-#include "congestion/pfc.h"
+#include "congestion/pfc_config.h"
 #include "core/status.h"
 
 namespace fe::cong {

@@ -17,7 +17,7 @@
 #include <new>
 
 #include "congestion/egress_scheduler.h"
-#include "congestion/pfc.h"
+#include "congestion/pfc_config.h"
 #include "congestion/pfc_watchdog.h"
 #include "core/chunked_fifo.h"
 #include "core/fifo.h"

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "congestion/buffer_admission.h"
-#include "congestion/pfc.h"
+#include "congestion/pfc_config.h"
 #include "core/random.h"
 #include "core/scheduler.h"
 #include "dataplane/drop_reason.h"

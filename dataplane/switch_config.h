@@ -15,7 +15,7 @@
 #include "congestion/dscp_map.h"
 #include "congestion/egress_scheduler.h"
 #include "congestion/load_balancing_config.h"
-#include "congestion/pfc.h"
+#include "congestion/pfc_config.h"
 #include "congestion/pfc_watchdog.h"
 #include "congestion/wred.h"
 #include "core/status.h"

@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <memory>
 
-#include "congestion/pfc.h"
+#include "congestion/pfc_config.h"
 #include "core/scheduler.h"
 #include "dataplane/egress_port.h"
 #include "dataplane/fabric.h"

@@ -1,4 +1,7 @@
-#include "congestion/pfc.h"
+// Settings and timers, not the decision: BufferAdmission::PfcCheck (congestion/buffer_admission.h)
+// decides XOFF/XON, dataplane/switch.cc sends the pause frames and dataplane/egress_port.cc obeys
+// those it receives.
+#include "congestion/pfc_config.h"
 
 #include <cassert>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "congestion/pfc.h"
+#include "congestion/pfc_config.h"
 
 #include <gtest/gtest.h>
 

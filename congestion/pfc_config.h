@@ -1,3 +1,7 @@
+// Settings and timers, not the decision: BufferAdmission::PfcCheck (congestion/buffer_admission.h)
+// decides XOFF/XON, dataplane/switch.cc sends the pause frames and dataplane/egress_port.cc obeys
+// those it receives.
+//
 // Priority flow control (IEEE 802.1Qbb): thresholds, headroom sizing, and the timing of pause
 // frames on both ends of a link. Pure: callers pass `now` and get decisions back; the frames
 // themselves are built and sent by the dataplane.
