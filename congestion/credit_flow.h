@@ -19,7 +19,7 @@
 
 namespace fe::cong {
 
-// One link class's credit parameters, as the scenario gives them (docs/congestion.md).
+// One link class's credit parameters, as the scenario gives them (docs/switch-buffers.md).
 struct CreditParams {
   // Buffer each receiver reserves per priority for the sender at the other end; 0: derived from
   // the link (DefaultCreditBufferBytes).

@@ -20,7 +20,7 @@ namespace fe::cong {
 
 inline constexpr int64_t kPauseQuantumBytes = 512 / 8;
 // 802.1Qbb's bound on the peer's reaction time, 60 quanta (3840 bytes), as quoted by Cisco's
-// "Priority Flow Control: Build Reliable Layer 2 Infrastructure" (see docs/congestion.md).
+// "Priority Flow Control: Build Reliable Layer 2 Infrastructure" (see docs/switch-buffers.md).
 inline constexpr int64_t kDefaultResponseQuanta = 60;
 // A PFC frame on the wire: 64-byte minimum frame + 8 bytes preamble/SFD + 12 bytes IFG.
 inline constexpr int64_t kPauseFrameWireBytes = 64 + 8 + 12;

@@ -22,7 +22,7 @@ enum class NodeKind : uint8_t { kHost, kSwitch };
 // What a cable is made of; it decides the default power per bit.
 enum class Media : uint8_t { kDac, kAoc, kPluggable, kLpo, kCpo };
 
-// Credit-based link-level flow control of a class's links (docs/congestion.md, "Credit-based
+// Credit-based link-level flow control of a class's links (docs/switch-buffers.md, "Credit-based
 // links"); the dataplane turns it into cong::CreditParams.
 struct CreditFlowControl {
   int64_t buffer_bytes = 0;  // per priority, set aside by each receiver; 0: derived from the link

@@ -19,7 +19,7 @@ fabric_emu::SwitchConfig Parse(const char* text) {
 
 TEST(SwitchParamsTest, UnsetSectionKeepsThePolicyDefaults) {
   const dp::SwitchParams p = BuildSwitchParams(fabric_emu::SwitchConfig{});
-  // Defaults as documented in scenario.proto and docs/congestion.md.
+  // Defaults as documented in scenario.proto and docs/switch-buffers.md.
   EXPECT_EQ(p.buffer.total_bytes, 16 * 1024 * 1024);
   EXPECT_TRUE(p.buffer.priorities[3].lossless);
   EXPECT_FALSE(p.buffer.priorities[0].lossless);
@@ -97,7 +97,7 @@ TEST(SwitchParamsTest, TierOverrideInheritsDecrementTtlUnlessItSetsIt) {
 }
 
 // pfc.cable_length_m sizes the headroom for that cable, not for the emulated link's delay:
-// headroom holds 2 x the bytes a cable holds (docs/congestion.md), and a cable of L m holds
+// headroom holds 2 x the bytes a cable holds (docs/switch-buffers.md), and a cable of L m holds
 // rate x L x 5 ns/m / 8 bytes. Exact: at 100 Gb/s every 100 m is 500 ns, 6250 whole bytes.
 TEST(SwitchParamsTest, CableLengthSizesTheHeadroomInsteadOfTheLinkDelay) {
   const std::vector<dp::PortLink> ports = {{Rate::FromGbps(100), Time::FromNs(1000)},

@@ -92,7 +92,7 @@ TEST(IncastTest, LosslessDropsNothingAndKeepsTheReceiverLinkBusy) {
   sw.buffer.total_bytes = 1024 * 1024;
   constexpr int64_t kXoffBytes = 64 * 1024;
   sw.buffer.priorities[3].pfc.xoff_bytes = kXoffBytes;
-  // Headroom from the Cisco/NVIDIA formula (docs/congestion.md), worked by hand: 3 frames of
+  // Headroom from the Cisco/NVIDIA formula (docs/switch-buffers.md), worked by hand: 3 frames of
   // 4096 + 62 header/ICRC/FCS bytes = 12,474; the pause frame 84; the cable twice, 1 us at
   // 100 Gb/s = 12,500 bytes each way; 60 quanta of response = 3840. Total 41,398.
   constexpr int64_t kHeadroomBytes = 3 * 4158 + 84 + 2 * 12500 + 3840;
