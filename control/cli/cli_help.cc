@@ -1,9 +1,13 @@
-// The help texts of fabric-emu and of each command (declared in control/cli/cli_args.h).
+// The help texts of fabric-emu and of each command (declared in control/cli/cli_args.h): the
+// prose around the lists of options, which come from the option table (cli_options.h).
 #include "control/cli/cli_args.h"
-#include "control/scenario/realtime_eal.h"
 
+#include <span>
 #include <string>
 #include <string_view>
+
+#include "control/cli/cli_options.h"
+#include "control/scenario/realtime_eal.h"
 
 namespace fe::control {
 namespace {
@@ -88,68 +92,10 @@ constexpr std::string_view kRunHelp =
     "\n"
     "Emulates SCENARIO in software mode: virtual time, no NIC, no hugepages, no DPDK arguments.\n"
     "The whole scenario is validated first; if any field is wrong nothing runs.\n"
-    "\n"
-    "Options:\n"
-    "  --out DIR   where the results go (created if missing). Default: out/<scenario name>.\n"
-    "                DIR/summary.json  run totals: flows completed, FCT p50/p99/max, bytes and\n"
-    "                                  packets delivered, drops, simulated and wall time,\n"
-    "                                  packet-hops per wall second\n"
-    "                DIR/flows.csv     one row per flow (message): start, finish, FCT, ideal\n"
-    "                                  FCT and slowdown (empty for a flow not delivered),\n"
-    "                                  its job, when it really started, what it waited for\n"
-    "                DIR/collectives.csv  with collective or training sections: one row per\n"
-    "                                  operation, time, algbw and busbw (and a table in\n"
-    "                                  nccl-tests' layout on stdout)\n"
-    "                DIR/jobs.csv      with training sections: each iteration's time and\n"
-    "                                  communication share\n"
-    "                DIR/kv.csv        with kv_cache sections: each request's KV bytes,\n"
-    "                                  transfer time and queueing share\n"
-    "                DIR/rates.csv     with run.rate_sample_interval_ns: each flow's rate\n"
-    "                DIR/queues.csv    with run.queue_sample_interval_ns: each queue's depth\n"
-    "                DIR/events.csv    with a schedule, --events or an API command: each\n"
-    "                                  command applied, its time and source (docs/commands.md)\n"
-    "                DIR/links.csv     one row per egress port: packets, bytes, busy time and\n"
-    "                                  utilisation of each link direction\n"
-    "                DIR/scenario.textproto  the scenario as run, command-line options applied\n"
-    "                DIR/report.html   with --report: the outputs drawn as one page\n"
-    "                DIR/api-token     with --api and no --api-token-file: the bearer token\n"
-    "                                  for POST calls (mode 600)\n"
-    "                DIR/<capture.file> with a capture section: a pcapng of chosen ports\n"
-    "              docs/scenario.md (Outputs) describes every field and column;\n"
-    "              docs/workloads.md the workloads behind them.\n"
-    "  --seed N    replaces run.seed (0 to 2^64-1), the seed of every random choice: traffic\n"
-    "              pattern, ECMP hashing, ECN marks\n"
-    "  --quiet     no progress line on stderr (as run { progress: false })\n"
-    "  --events FILE  replays a run: the commands of FILE (an events.csv) run at their times\n"
-    "              instead of the scenario's schedule; same scenario and seed, same results\n"
-    "  --report    at the end, also write DIR/report.html (see report --help)\n"
-    "  --set PATH=VALUE  replaces one scenario field, e.g. topology.fat_tree.link_rate_gbps=400,\n"
-    "              traffic[0].permutation.message_bytes=1e6, nic.cc={dcqcn {}}; repeatable.\n"
-    "              The scenario is validated again with the values in (docs/sweep.md)\n"
-    "  --cores N   replaces run.cores: runs on N threads (1 to the machine's cores), with the\n"
-    "              same outputs to the byte as one (docs/multicore.md)\n"
-    "  --realtime  real-time mode, the same as `fabric-emu serve` (see serve --help), which\n"
-    "              also takes --eal \"ARGS\" and --duration-s S\n"
-    "  -h, --help  this text\n"
     "\n";
 
-// The HTTP API options, the same for run and serve.
-constexpr std::string_view kApiHelp =
-    "HTTP API (docs/api.md):\n"
-    "  --api HOST:PORT       serve GET /v1/status, /metrics (Prometheus), /v1/flows and\n"
-    "                        POST /v1/commands, /v1/shutdown there (port 0: any free port);\n"
-    "                        loopback addresses only unless --api-allow-remote is given\n"
-    "  --api-token-file F    the bearer token for POST calls, from F (mode 600); default: a\n"
-    "                        random one, printed and written to DIR/api-token (mode 600)\n"
-    "  --api-allow-remote    allow a --api address that is not loopback\n"
-    "  --api-hold            keep answering after the run, state \"finished\", until\n"
-    "                        POST /v1/shutdown or a signal (not after a run a signal stopped)\n";
-
-constexpr std::string_view kRunPaceHelp =
-    "  --pace X              at most X times real time, 1e-9 to 1e9 (0.001: a simulated\n"
-    "                        millisecond per wall second), so a person can watch and change\n"
-    "                        the run; without it the API is read-only while the run goes\n"
-    "\n"
+// After its options (cli_options.cc).
+constexpr std::string_view kRunExamplesHelp =
     "Examples:\n"
     "  fabric-emu run scenarios/default.textproto\n"
     "  fabric-emu run scenarios/bench_k16.textproto --out results/k16 --seed 2 --quiet\n"
@@ -183,16 +129,9 @@ constexpr std::string_view kTopoHelp =
     "  cables, optics    links per media, transceiver ends, optics power in W\n"
     "                    (2 ends x pJ/bit x rate per link) and CPO optical engines\n"
     "docs/topology.md explains each figure.\n"
-    "\n"
-    "Options:\n"
-    "  --pair A,B      the endpoints whose paths are counted, as host indices or names\n"
-    "                  (e.g. 0,255 or h0,h255). Default: host 0 and the last host\n"
-    "  --dot FILE      write the graph for Graphviz, switches ranked by tier\n"
-    "                  (render: dot -Tsvg FILE -o fabric.svg); - writes it to stdout\n"
-    "  --json FILE     write the graph (nodes, links, link classes) and every figure above\n"
-    "                  as JSON; - writes it to stdout\n"
-    "  -h, --help      this text\n"
-    "\n"
+    "\n";
+
+constexpr std::string_view kTopoExamplesHelp =
     "Examples:\n"
     "  fabric-emu topo scenarios/clos_2to1.textproto\n"
     "  fabric-emu topo scenarios/rail_scaleup.textproto --pair h0,h8 --json fabric.json\n"
@@ -221,14 +160,9 @@ constexpr std::string_view kExportHelp =
     "the same flows.csv, byte for byte. A trace section also replays htsim connection matrices\n"
     "(.cm) and HPCC/ns-3 flow files (.txt); its time_scale, start_ns, host_offset and host\n"
     "fields rescale, shift and place a trace (docs/scenario.md, TraceFile).\n"
-    "\n"
-    "Options:\n"
-    "  -o, --output FILE  where the CSV goes; - or none: stdout\n"
-    "  --seed N           replaces run.seed (0 to 2^64-1): the seed the random patterns\n"
-    "                     (permutation, incast, cdf_load, placement) are drawn from; replay\n"
-    "                     with the same one\n"
-    "  -h, --help         this text\n"
-    "\n"
+    "\n";
+
+constexpr std::string_view kExportExamplesHelp =
     "Examples:\n"
     "  fabric-emu export scenarios/default.textproto -o default.csv\n"
     "  fabric-emu export scenarios/trace_htsim.textproto | head\n"
@@ -253,20 +187,9 @@ constexpr std::string_view kSweepHelp =
     "\n"
     "Ctrl-C stops launching, ends the running points and keeps the finished ones; the same\n"
     "command again resumes: a point finished with the same scenario is not run again.\n"
-    "\n"
-    "Options:\n"
-    "  --set PATH=V1,V2,...  a field and its values. PATH names the field from the scenario's\n"
-    "                top: topology.fat_tree.link_rate_gbps, switch.queue[0].wred.kmin_bytes,\n"
-    "                traffic[1].incast.senders. Enums by name (NVIDIA), bools true/false, a\n"
-    "                message in text format ({dcqcn {}}); a value in quotes or braces keeps\n"
-    "                its commas. docs/sweep.md has the rules\n"
-    "  --jobs N      points run at once (1 to 1024). Default: one per CPU it may use\n"
-    "  --out DIR     where the points and tables go. Default: out/<scenario name>-sweep\n"
-    "  --quiet       no progress lines on stderr\n"
-    "  --report      each point's run also writes its report.html (run --report), which\n"
-    "                sweep.html links to\n"
-    "  -h, --help    this text\n"
-    "\n"
+    "\n";
+
+constexpr std::string_view kSweepExamplesHelp =
     "Example:\n"
     "  fabric-emu sweep scenarios/clos_2to1.textproto \\\n"
     "      --set 'topology.link_class[1].rate_gbps=400,800,1600' --jobs 2\n"
@@ -286,19 +209,9 @@ constexpr std::string_view kServeHelp =
     "Real-time mode: the DPDK ports of the scenario's realtime section take the place of\n"
     "emulated hosts, and real servers' packets cross the emulated fabric in real time, with the\n"
     "scenario's emulated traffic. Ctrl-C stops cleanly and writes DIR/summary.json.\n"
-    "\n"
-    "Options:\n"
-    "  --eal \"ARGS\"     EAL arguments, replacing realtime.eal_args (e.g. \"-l 0-1\"),\n"
-    "                   merged into serve's defaults as below\n"
-    "  --duration-s S   stop after S seconds (replaces run.stop_ns); default: until Ctrl-C\n"
-    "  --out DIR        where the results go. Default: out/<scenario name>\n"
-    "  --seed N         replaces run.seed, for the emulated traffic\n"
-    "  --quiet          no progress line on stderr\n"
-    "  -h, --help       this text\n"
     "\n";
 
 constexpr std::string_view kServeExamplesHelp =
-    "\n"
     "Examples:\n"
     "  sudo fabric-emu serve lab.textproto --duration-s 60\n"
     "  sudo fabric-emu serve lab.textproto --api 127.0.0.1:9100\n"
@@ -330,39 +243,42 @@ constexpr std::string_view kReportHelp =
 }  // namespace
 
 std::string HelpText(Command topic) {
+  // The lists of options come from the table the parser reads (cli_options.cc), in order.
+  const std::span<const OptionGroup> groups = OptionGroupsOf(topic);
+  const auto options = [&](size_t group) { return OptionGroupHelp(groups[group]); };
   std::string body;
   switch (topic) {
     case Command::kRun:
-      body = std::string(kRunHelp) + std::string(kApiHelp) + std::string(kRunPaceHelp);
+      body = std::string(kRunHelp) + options(0) + options(1) + std::string(kRunExamplesHelp);
       break;
     case Command::kValidate:
       body = kValidateHelp;
       break;
     case Command::kServe:
-      body = std::string(kServeHelp) + std::string(kServeEalHelp) + std::string(kApiHelp) +
+      body = std::string(kServeHelp) + options(0) + std::string(kServeEalHelp) + options(1) +
              std::string(kServeExamplesHelp);
       break;
     case Command::kTopo:
-      body = kTopoHelp;
+      body = std::string(kTopoHelp) + options(0) + std::string(kTopoExamplesHelp);
       break;
     case Command::kExport:
-      body = kExportHelp;
+      body = std::string(kExportHelp) + options(0) + std::string(kExportExamplesHelp);
       break;
     case Command::kReport:
       return std::string(kReportHelp);  // with its own exit status
     case Command::kSweep:
-      body = kSweepHelp;
+      body = std::string(kSweepHelp) + options(0) + std::string(kSweepExamplesHelp);
       break;
     case Command::kHelp:
     case Command::kVersion:
       body = kOverviewHelp;
       break;
   }
-  return std::string(body) + std::string(topic == Command::kValidate ? kValidateExitStatusHelp
-                                         : topic == Command::kTopo   ? kTopoExitStatusHelp
-                                         : topic == Command::kExport ? kExportExitStatusHelp
-                                         : topic == Command::kSweep  ? kSweepExitStatusHelp
-                                                                     : kExitStatusHelp);
+  return body + std::string(topic == Command::kValidate ? kValidateExitStatusHelp
+                            : topic == Command::kTopo   ? kTopoExitStatusHelp
+                            : topic == Command::kExport ? kExportExitStatusHelp
+                            : topic == Command::kSweep  ? kSweepExitStatusHelp
+                                                        : kExitStatusHelp);
 }
 
 std::string VersionText() { return "fabric-emu " + std::string(kVersion) + "\n"; }

@@ -2,12 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "cli_parse.h"
 #include "control/api/api_token.h"
+#include "control/cli/cli_options.h"
 #include "control/process/output_dir.h"
 
 namespace fe::control {
@@ -198,6 +200,38 @@ TEST(CliArgsTest, HelpDocumentsEveryOptionAndTheExitCodes) {
       EXPECT_EQ(listed, topic != Command::kValidate || code != kExitRuntimeFailure)
           << code << " in:\n"
           << text;
+    }
+  }
+}
+
+// Each command's help lists every option of its table with the first line of its description,
+// so an option cannot lose its help. The only ones not listed are those taken to be explained
+// elsewhere: run's real-time options (under --realtime) and serve's --pace (refused).
+TEST(CliArgsTest, HelpListsEveryOptionOfTheTable) {
+  const std::set<std::pair<Command, std::string_view>> unlisted = {
+      {Command::kRun, "--eal"}, {Command::kRun, "--duration-s"}, {Command::kServe, "--pace"}};
+  for (const Command command : {Command::kRun, Command::kValidate, Command::kServe, Command::kTopo,
+                                Command::kExport, Command::kReport, Command::kSweep}) {
+    const std::string text = HelpText(command);
+    for (const OptionGroup& group : OptionGroupsOf(command)) {
+      ASSERT_TRUE(Contains(text, std::string(group.heading) + "\n")) << group.heading;
+      for (const OptionSpec& spec : group.options) {
+        if (spec.help.empty()) {
+          EXPECT_TRUE(unlisted.contains({command, spec.name})) << spec.name << " has no help in:\n"
+                                                               << text;
+          continue;
+        }
+        std::string label = spec.short_name.empty() ? "" : std::string(spec.short_name) + ", ";
+        label += std::string(spec.name);
+        if (!spec.placeholder.empty()) label += " " + std::string(spec.placeholder);
+        const std::string_view first_line = spec.help.substr(0, spec.help.find('\n'));
+        const size_t at = text.find("\n  " + label + "  ");
+        ASSERT_NE(at, std::string::npos) << label << " missing from:\n" << text;
+        const size_t line_end = text.find('\n', at + 1);
+        EXPECT_TRUE(Contains(text.substr(at, line_end - at), std::string(first_line)))
+            << label << " listed without its description in:\n"
+            << text;
+      }
     }
   }
 }
