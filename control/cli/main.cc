@@ -27,6 +27,84 @@
 namespace fe::control {
 namespace {
 
+// Interfaces exist or not on this machine: serve needs them here, validate may run elsewhere, so
+// for validate a missing one is only a warning.
+int ValidateCommand(const CliArgs& args, const fabric_emu::Scenario& scenario) {
+  const std::vector<std::string> missing = MissingInterfaces(args.scenario_path, scenario);
+  for (const std::string& d : DownInterfaces(scenario)) std::cerr << "warning: " << d << "\n";
+  for (const std::string& m : missing) std::cerr << "warning: " << m << "\n";
+  if (const Status fits = CheckCoresFitMachine(scenario, args.scenario_path); !fits.ok()) {
+    std::cerr << "warning: " << fits.message() << "\n";
+  }
+  std::cout << args.scenario_path << ": valid\n";
+  return kExitOk;
+}
+
+int TopoCommand(const CliArgs& args, const fabric_emu::Scenario& scenario) {
+  TopoOptions options;
+  options.scenario_dir = ScenarioDirOf(args.scenario_path);
+  options.pair = args.pair;
+  options.dot_file = args.dot_file;
+  options.json_file = args.json_file;
+  return RunTopo(scenario, options, std::cout, std::cerr);
+}
+
+int ExportCommand(const CliArgs& args, const fabric_emu::Scenario& scenario) {
+  const ExportOptions options{ScenarioDirOf(args.scenario_path), args.export_file,
+                              scenario.run().seed()};
+  return RunExport(scenario, options, std::cout, std::cerr);
+}
+
+int ServeCommand(const CliArgs& args, const fabric_emu::Scenario& scenario) {
+  const std::vector<std::string> missing = MissingInterfaces(args.scenario_path, scenario);
+  for (const std::string& d : DownInterfaces(scenario)) std::cerr << "warning: " << d << "\n";
+  if (!missing.empty()) {
+    for (const std::string& m : missing) std::cerr << m << "\n";
+    return kExitBadInput;
+  }
+  // The scenario's own eal_args were checked as it loaded; --eal replaced them since.
+  if (args.eal_args) {
+    if (const StatusOr<std::vector<std::string>> eal = ServeEalArgs(scenario); !eal.ok()) {
+      std::cerr << "fabric-emu: serve: --eal: " << eal.status().message() << "\n";
+      return kExitBadInput;
+    }
+  }
+  ServeOptions options;
+  options.out_dir = OutputDir(args, scenario);
+  options.scenario_dir = ScenarioDirOf(args.scenario_path);
+  options.inputs = RunInputFiles(args.scenario_path, scenario);
+  options.log = &std::cerr;
+  options.api = args.api;
+  return RunServe(scenario, options);
+}
+
+// The commands main loads the scenario for: validate, serve, topo, export and sweep.
+int ScenarioCommand(const CliArgs& args) {
+  StatusOr<fabric_emu::Scenario> loaded = LoadScenarioFile(args.scenario_path);
+  if (!loaded.ok()) {
+    std::cerr << loaded.status().message() << "\n";
+    return kExitBadInput;
+  }
+  fabric_emu::Scenario scenario = std::move(loaded).value();
+  // A sweep's --set lists values for its points, not one value for this scenario.
+  if (args.command == Command::kSweep) return RunSweep(args, scenario);
+  if (Status s = ApplySetOptions(args.set, args.scenario_path, &scenario); !s.ok()) {
+    std::cerr << "fabric-emu: " << s.message() << "\n";
+    return kExitBadInput;
+  }
+  ApplyCliOverrides(args, &scenario);
+  switch (args.command) {
+    case Command::kValidate:
+      return ValidateCommand(args, scenario);
+    case Command::kTopo:
+      return TopoCommand(args, scenario);
+    case Command::kExport:
+      return ExportCommand(args, scenario);
+    default:
+      return ServeCommand(args, scenario);
+  }
+}
+
 int Main(int argc, char** argv) {
   StatusOr<CliArgs> parsed = ParseCliArgs(argc, argv);
   if (!parsed.ok()) {
@@ -51,68 +129,9 @@ int Main(int argc, char** argv) {
     case Command::kTopo:
     case Command::kExport:
     case Command::kSweep:
-      break;
+      return ScenarioCommand(args);
   }
-  StatusOr<fabric_emu::Scenario> loaded = LoadScenarioFile(args.scenario_path);
-  if (!loaded.ok()) {
-    std::cerr << loaded.status().message() << "\n";
-    return kExitBadInput;
-  }
-  fabric_emu::Scenario scenario = std::move(loaded).value();
-  if (args.command == Command::kSweep) return RunSweep(args, scenario);
-  if (Status s = ApplySetOptions(args.set, args.scenario_path, &scenario); !s.ok()) {
-    std::cerr << "fabric-emu: " << s.message() << "\n";
-    return kExitBadInput;
-  }
-  ApplyCliOverrides(args, &scenario);
-  // Interfaces exist or not on this machine: serve needs them here, validate may run elsewhere.
-  const std::vector<std::string> missing =
-      args.command == Command::kValidate || args.command == Command::kServe
-          ? MissingInterfaces(args.scenario_path, scenario)
-          : std::vector<std::string>{};
-  if (args.command == Command::kValidate || args.command == Command::kServe) {
-    for (const std::string& d : DownInterfaces(scenario)) std::cerr << "warning: " << d << "\n";
-  }
-  if (args.command == Command::kValidate) {
-    for (const std::string& m : missing) std::cerr << "warning: " << m << "\n";
-    if (const Status fits = CheckCoresFitMachine(scenario, args.scenario_path); !fits.ok()) {
-      std::cerr << "warning: " << fits.message() << "\n";
-    }
-    std::cout << args.scenario_path << ": valid\n";
-    return kExitOk;
-  }
-  if (args.command == Command::kTopo) {
-    TopoOptions options;
-    options.scenario_dir = ScenarioDirOf(args.scenario_path);
-    options.pair = args.pair;
-    options.dot_file = args.dot_file;
-    options.json_file = args.json_file;
-    return RunTopo(scenario, options, std::cout, std::cerr);
-  }
-  if (args.command == Command::kExport) {
-    const ExportOptions options{ScenarioDirOf(args.scenario_path), args.export_file,
-                                scenario.run().seed()};
-    return RunExport(scenario, options, std::cout, std::cerr);
-  }
-  // The one command left: serve.
-  if (!missing.empty()) {
-    for (const std::string& m : missing) std::cerr << m << "\n";
-    return kExitBadInput;
-  }
-  // The scenario's own eal_args were checked as it loaded; --eal replaced them since.
-  if (args.eal_args) {
-    if (const StatusOr<std::vector<std::string>> eal = ServeEalArgs(scenario); !eal.ok()) {
-      std::cerr << "fabric-emu: serve: --eal: " << eal.status().message() << "\n";
-      return kExitBadInput;
-    }
-  }
-  ServeOptions options;
-  options.out_dir = OutputDir(args, scenario);
-  options.scenario_dir = ScenarioDirOf(args.scenario_path);
-  options.inputs = RunInputFiles(args.scenario_path, scenario);
-  options.log = &std::cerr;
-  options.api = args.api;
-  return RunServe(scenario, options);
+  return kExitBadInput;
 }
 
 // What a command prints may be its product (`export`, `topo --dot -`): a write to standard output
