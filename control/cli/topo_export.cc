@@ -78,8 +78,10 @@ void WriteTopoDot(const topo::Graph& graph, std::ostream& o) {
   o << "}\n";
 }
 
-void WriteTopoJson(const std::string& scenario_name, const topo::Graph& graph,
-                   const TopoReport& report, std::ostream& o) {
+namespace {
+
+// The figures the text gives (topo_command.cc), as the document's "summary".
+nlohmann::json SummaryJson(const TopoReport& report) {
   using nlohmann::json;
   const topo::TopologyMetrics& m = report.metrics;
   json summary = {
@@ -124,7 +126,11 @@ void WriteTopoJson(const std::string& scenario_name, const topo::Graph& graph,
                         {"shortest_paths", p.paths},
                         {"links", p.paths > 0 ? json(p.links) : json(nullptr)}};
   }
+  return summary;
+}
 
+nlohmann::json LinkClassesJson(const topo::Graph& graph) {
+  using nlohmann::json;
   json classes = json::array();
   for (const topo::LinkClass& c : graph.link_classes()) {
     classes.push_back({{"name", c.name},
@@ -135,10 +141,19 @@ void WriteTopoJson(const std::string& scenario_name, const topo::Graph& graph,
                        {"ports_per_engine", c.ports_per_engine},
                        {"bit_error_rate", c.bit_error_rate}});
   }
+  return classes;
+}
+
+}  // namespace
+
+void WriteTopoJson(const std::string& scenario_name, const topo::Graph& graph,
+                   const TopoReport& report, std::ostream& o) {
+  using nlohmann::json;
   // Nodes and links one per line, written as they are made: a 100,000-endpoint fabric's
   // document would take most of a GB as one json value.
-  o << "{\"scenario\": " << json(scenario_name).dump() << ",\n\"summary\": " << summary.dump()
-    << ",\n\"link_classes\": " << classes.dump() << ",\n\"nodes\": [";
+  o << "{\"scenario\": " << json(scenario_name).dump()
+    << ",\n\"summary\": " << SummaryJson(report).dump()
+    << ",\n\"link_classes\": " << LinkClassesJson(graph).dump() << ",\n\"nodes\": [";
   for (topo::NodeId n = 0; n < graph.nodes().size(); ++n) {
     const topo::Node& node = graph.node(n);
     json j = {
