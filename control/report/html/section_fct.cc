@@ -56,23 +56,14 @@ StatusOr<std::vector<Bucket>> BucketsOf(const ReportInput& in) {
   return buckets;
 }
 
-}  // namespace
-
-StatusOr<Section> FctSection(const ReportInput& in) {
-  Section section{"fct", "Flow completion (FCT slowdown)", ""};
-  if (!in.Has("flows.csv")) {
-    section.body = Absent(
-        "No flows.csv in this directory: every run writes it; run the scenario "
-        "again with `--out` this directory.");
-    return section;
-  }
+// The completed flows of flows.csv; returns how many rows it has, completed or not.
+StatusOr<size_t> ReadFlows(const ReportInput& in, std::vector<FlowPoint>* flows) {
   StatusOr<CsvReader> csv = CsvReader::Open(in.Path("flows.csv"));
   if (!csv.ok()) return csv.status();
   StatusOr<size_t> size_col = csv->Column("size_bytes");
   StatusOr<size_t> slowdown_col = csv->Column("slowdown");
   if (!size_col.ok()) return size_col.status();
   if (!slowdown_col.ok()) return slowdown_col.status();
-  std::vector<FlowPoint> flows;
   size_t rows = 0;
   while (true) {
     StatusOr<bool> next = csv->Next();
@@ -83,31 +74,26 @@ StatusOr<Section> FctSection(const ReportInput& in) {
     if (!size.ok()) return size.status();
     StatusOr<std::optional<double>> slowdown = csv->OptionalNumber(*slowdown_col);
     if (!slowdown.ok()) return slowdown.status();
-    if (*slowdown) flows.push_back({*size, **slowdown});
+    if (*slowdown) flows->push_back({*size, **slowdown});
   }
-  StatusOr<std::vector<Bucket>> buckets = BucketsOf(in);
-  if (!buckets.ok()) return buckets.status();
-  std::string& body = section.body;
-  const size_t incomplete = rows - flows.size();
-  body += Paragraph(
-      "Slowdown is a flow's completion time over the time it would take alone on "
-      "an idle fabric (1 is ideal). " +
-      std::to_string(flows.size()) + " of " + std::to_string(rows) + " flows completed" +
-      (incomplete > 0
-           ? "; the other " + std::to_string(incomplete) + " have no slowdown and are not drawn."
-           : "."));
-  if (flows.empty()) {
-    body += Absent(
-        "No flow completed, so there is no slowdown to draw: let the run go on "
-        "longer (`run.stop_ns`, 0 runs until all traffic completes).");
-    return section;
-  }
-  double lo = INFINITY, hi = -INFINITY, size_lo = INFINITY, size_hi = -INFINITY;
+  return rows;
+}
+
+// The span of the completed flows' slowdowns and sizes, which the axes' scales follow.
+struct Ranges {
+  double lo = INFINITY;
+  double hi = -INFINITY;
+  double size_lo = INFINITY;
+  double size_hi = -INFINITY;
+};
+
+Ranges SortIntoBuckets(const std::vector<FlowPoint>& flows, std::vector<Bucket>* buckets) {
+  Ranges r;
   for (const FlowPoint& f : flows) {
-    lo = std::min(lo, f.slowdown);
-    hi = std::max(hi, f.slowdown);
-    size_lo = std::min(size_lo, f.size_bytes);
-    size_hi = std::max(size_hi, f.size_bytes);
+    r.lo = std::min(r.lo, f.slowdown);
+    r.hi = std::max(r.hi, f.slowdown);
+    r.size_lo = std::min(r.size_lo, f.size_bytes);
+    r.size_hi = std::max(r.size_hi, f.size_bytes);
     // summary.json's buckets: lower_bytes <= size < upper_bytes.
     for (Bucket& b : *buckets) {
       if (f.size_bytes >= b.lower && (b.upper == 0 || f.size_bytes < b.upper)) {
@@ -115,14 +101,18 @@ StatusOr<Section> FctSection(const ReportInput& in) {
       }
     }
   }
+  return r;
+}
 
+std::string CdfFigure(const std::vector<FlowPoint>& flows, const std::vector<Bucket>& buckets,
+                      const Ranges& r) {
   svg::XyChart cdf;
   cdf.title = "Slowdown CDF by flow size";
   cdf.note = "One step per flow; a curve further left is better";
-  cdf.x = {.title = "slowdown (FCT / ideal FCT)", .scale = ScaleFor(lo, hi)};
+  cdf.x = {.title = "slowdown (FCT / ideal FCT)", .scale = ScaleFor(r.lo, r.hi)};
   cdf.y = {.title = "fraction of flows", .min = 0.0, .max = 1.0};
   // With flows in one bucket only, "all" would be that bucket's curve drawn twice.
-  const size_t filled = std::count_if(buckets->begin(), buckets->end(),
+  const size_t filled = std::count_if(buckets.begin(), buckets.end(),
                                       [](const Bucket& b) { return !b.slowdowns.empty(); });
   if (filled != 1) {
     std::vector<double> all;
@@ -130,13 +120,15 @@ StatusOr<Section> FctSection(const ReportInput& in) {
     cdf.series.push_back(svg::CdfSeries("all (" + std::to_string(all.size()) + ")", all));
     cdf.series.back().color = "#000000";
   }
-  for (const Bucket& b : *buckets) {
+  for (const Bucket& b : buckets) {
     if (b.slowdowns.empty()) continue;
     cdf.series.push_back(svg::CdfSeries(
         BucketName(b) + " (" + std::to_string(b.slowdowns.size()) + ")", b.slowdowns));
   }
-  body += Figure(svg::RenderXyChart(cdf));
+  return Figure(svg::RenderXyChart(cdf));
+}
 
+std::string PercentileTable(const ReportInput& in, const std::vector<Bucket>& buckets) {
   // A bucket without flows has no percentiles: summary.json writes null (0 before), the table "-".
   const auto row = [](const std::string& name, const Json& s) {
     const bool empty = NumberOr(Field(s, "count"), 0) == 0;
@@ -147,12 +139,15 @@ StatusOr<Section> FctSection(const ReportInput& in) {
     return r;
   };
   std::vector<std::vector<std::string>> table;
-  for (const Bucket& b : *buckets) table.push_back(row(BucketName(b), *b.stats));
+  for (const Bucket& b : buckets) table.push_back(row(BucketName(b), *b.stats));
   table.push_back(row("all", Field(in.summary, "slowdown")));
-  body +=
-      Paragraph("Percentiles from summary.json (`slowdown_by_size`, `slowdown`), nearest rank:");
-  body += Table({"flow size", "flows", "p50", "p95", "p99", "max"}, table);
+  return Paragraph(
+             "Percentiles from summary.json (`slowdown_by_size`, `slowdown`), nearest rank:") +
+         Table({"flow size", "flows", "p50", "p95", "p99", "max"}, table);
+}
 
+std::string BySizeFigure(const std::vector<FlowPoint>& flows, const std::vector<Bucket>& buckets,
+                         const Ranges& r) {
   svg::XyChart by_size;
   by_size.title = "Slowdown against flow size";
   const size_t stride = (flows.size() + kMaxScatterFlows - 1) / kMaxScatterFlows;
@@ -161,8 +156,8 @@ StatusOr<Section> FctSection(const ReportInput& in) {
                                   "p99 from summary.json"
                             : "Dots: each completed flow of flows.csv; lines: each bucket's p50 "
                               "and p99 from summary.json";
-  by_size.x = {.title = "flow size (bytes)", .scale = ScaleFor(size_lo, size_hi)};
-  by_size.y = {.title = "slowdown (FCT / ideal FCT)", .scale = ScaleFor(lo, hi)};
+  by_size.x = {.title = "flow size (bytes)", .scale = ScaleFor(r.size_lo, r.size_hi)};
+  by_size.y = {.title = "slowdown (FCT / ideal FCT)", .scale = ScaleFor(r.lo, r.hi)};
   svg::Series dots{.name = "flows", .style = svg::SeriesStyle::kScatter, .color = "#8a8a8a"};
   for (size_t i = 0; i < flows.size(); i += stride) {
     dots.points.push_back({flows[i].size_bytes, flows[i].slowdown});
@@ -177,16 +172,52 @@ StatusOr<Section> FctSection(const ReportInput& in) {
                      .color = color,
                      .dashed = dashed};
     double last = NAN;
-    for (const Bucket& b : *buckets) {
+    for (const Bucket& b : buckets) {
       if (b.slowdowns.empty()) continue;
       last = NumberOr(Field(*b.stats, key), NAN);
-      line.points.push_back({std::max(b.lower, size_lo), last});
+      line.points.push_back({std::max(b.lower, r.size_lo), last});
     }
-    if (std::isfinite(last) && line.points.back().x < size_hi)
-      line.points.push_back({size_hi, last});
+    if (std::isfinite(last) && line.points.back().x < r.size_hi)
+      line.points.push_back({r.size_hi, last});
     by_size.series.push_back(std::move(line));
   }
-  body += Figure(svg::RenderXyChart(by_size));
+  return Figure(svg::RenderXyChart(by_size));
+}
+
+}  // namespace
+
+StatusOr<Section> FctSection(const ReportInput& in) {
+  Section section{"fct", "Flow completion (FCT slowdown)", ""};
+  if (!in.Has("flows.csv")) {
+    section.body = Absent(
+        "No flows.csv in this directory: every run writes it; run the scenario "
+        "again with `--out` this directory.");
+    return section;
+  }
+  std::vector<FlowPoint> flows;
+  StatusOr<size_t> rows = ReadFlows(in, &flows);
+  if (!rows.ok()) return rows.status();
+  StatusOr<std::vector<Bucket>> buckets = BucketsOf(in);
+  if (!buckets.ok()) return buckets.status();
+  std::string& body = section.body;
+  const size_t incomplete = *rows - flows.size();
+  body += Paragraph(
+      "Slowdown is a flow's completion time over the time it would take alone on "
+      "an idle fabric (1 is ideal). " +
+      std::to_string(flows.size()) + " of " + std::to_string(*rows) + " flows completed" +
+      (incomplete > 0
+           ? "; the other " + std::to_string(incomplete) + " have no slowdown and are not drawn."
+           : "."));
+  if (flows.empty()) {
+    body += Absent(
+        "No flow completed, so there is no slowdown to draw: let the run go on "
+        "longer (`run.stop_ns`, 0 runs until all traffic completes).");
+    return section;
+  }
+  const Ranges ranges = SortIntoBuckets(flows, &*buckets);
+  body += CdfFigure(flows, *buckets, ranges);
+  body += PercentileTable(in, *buckets);
+  body += BySizeFigure(flows, *buckets, ranges);
   return section;
 }
 
