@@ -116,6 +116,78 @@ dp::EalOptions SoftwareEal() {
   return eal;
 }
 
+// What WriteOutputs wrote, to list once they are in place.
+struct Written {
+  std::vector<std::string> files;
+  bool report_failed = false;
+};
+
+// Stages every output of a finished (or stopped) run; returns kExitOk, or the exit code of the
+// first write that failed, its message printed.
+int WriteOutputs(const CliArgs& args, const fabric_emu::Scenario& scenario, uint64_t seed,
+                 const SoftwareRunResult& run, const FlowMetrics& metrics, const FlowSummary& flows,
+                 OutputSet* outputs, Written* written) {
+  const Workload& workload = run.emulation->workload;
+  const std::vector<MessageOutcome> outcomes = OutcomesOf(run.emulation->fabric->messages());
+  // The other files' texts are made on a thread of their own meanwhile (all read the finished
+  // run only): at k = 16 summary.json alone takes tens of milliseconds.
+  std::future<std::vector<NamedText>> series =
+      std::async(std::launch::async, SeriesTexts, std::cref(run), std::cref(scenario));
+  for (const Status& s :
+       {outputs->Write("summary.json", SummaryDocument(scenario, seed, run, flows).Parts()),
+        outputs->Write("flows.csv", FlowsCsv(metrics, workload, outcomes))}) {
+    if (!s.ok()) {
+      std::cerr << "fabric-emu: " << s.message() << "\n";
+      return kExitRuntimeFailure;
+    }
+  }
+  written->files = {"summary.json", "flows.csv"};
+  for (const auto& [name, contents] : series.get()) {
+    if (Status s = outputs->Write(name, contents); !s.ok()) {
+      std::cerr << "fabric-emu: " << s.message() << "\n";
+      return kExitRuntimeFailure;
+    }
+    written->files.push_back(name);
+  }
+  for (StatusOr<std::string> file : {WriteCollectiveReports(workload, outcomes, outputs, std::cout),
+                                     WriteJobsCsv(workload, outcomes, outputs)}) {
+    if (!file.ok()) {
+      std::cerr << "fabric-emu: " << file.status().message() << "\n";
+      return kExitRuntimeFailure;
+    }
+    if (!file->empty()) written->files.push_back(*file);
+  }
+  if (scenario.has_capture()) written->files.push_back(scenario.capture().file());
+  // A stopped run gets its page too: it shows the run so far. Drawn from the staged files, so
+  // that it is moved into place with them.
+  if (args.report) {
+    StatusOr<std::string> page = html::BuildReport(outputs->staging_dir());
+    if (Status s = page.ok() ? outputs->Write("report.html", *page) : page.status(); !s.ok()) {
+      std::cerr << "fabric-emu: report: " << s.message() << "\n";
+      written->report_failed = true;
+    }
+  }
+  return kExitOk;
+}
+
+// The exit code of a run whose outputs are in place, and why it is not kExitOk.
+int ExitCodeOf(const SoftwareRunResult& run, bool report_failed) {
+  if (!run.no_progress.empty()) {
+    std::cerr << "fabric-emu: run failed: no progress: " << run.no_progress << "\n";
+    return kExitRuntimeFailure;
+  }
+  if (!run.failure.empty()) {
+    std::cerr << "fabric-emu: run failed: " << run.failure << "; the outputs hold the run so far\n";
+    return kExitRuntimeFailure;
+  }
+  if (run.stop_signal != 0) {
+    std::cerr << "fabric-emu: stopped by " << StopSignals::Name(run.stop_signal) << " at simulated "
+              << run.simulated_time.ns() << " ns; the outputs hold the run so far\n";
+    return 128 + run.stop_signal;
+  }
+  return report_failed ? kExitRuntimeFailure : kExitOk;
+}
+
 int Run(const CliArgs& args, ReadyRun ready, std::optional<StopSignals>* signals) {
   const fabric_emu::Scenario& scenario = ready.scenario;
   const std::string& out_dir = ready.out_dir;
@@ -155,78 +227,28 @@ int Run(const CliArgs& args, ReadyRun ready, std::optional<StopSignals>* signals
   const FlowMetrics metrics = CollectFlowMetrics(
       *run->emulation, static_cast<uint32_t>(scenario.nic().mtu_payload_bytes()));
   const FlowSummary flows = metrics.Summarize();
-  const Workload& workload = run->emulation->workload;
-  const std::vector<MessageOutcome> outcomes = OutcomesOf(run->emulation->fabric->messages());
-  // The other files' texts are made on a thread of their own meanwhile (all read the finished
-  // run only): at k = 16 summary.json alone takes tens of milliseconds.
-  std::future<std::vector<NamedText>> series =
-      std::async(std::launch::async, SeriesTexts, std::cref(*run), std::cref(scenario));
-  for (const Status& s :
-       {outputs->Write("summary.json", SummaryDocument(scenario, seed, *run, flows).Parts()),
-        outputs->Write("flows.csv", FlowsCsv(metrics, workload, outcomes))}) {
-    if (!s.ok()) {
-      std::cerr << "fabric-emu: " << s.message() << "\n";
-      return kExitRuntimeFailure;
-    }
-  }
-  std::vector<std::string> written = {"summary.json", "flows.csv"};
-  for (const auto& [name, contents] : series.get()) {
-    if (Status s = outputs->Write(name, contents); !s.ok()) {
-      std::cerr << "fabric-emu: " << s.message() << "\n";
-      return kExitRuntimeFailure;
-    }
-    written.push_back(name);
-  }
-  for (StatusOr<std::string> file :
-       {WriteCollectiveReports(workload, outcomes, &*outputs, std::cout),
-        WriteJobsCsv(workload, outcomes, &*outputs)}) {
-    if (!file.ok()) {
-      std::cerr << "fabric-emu: " << file.status().message() << "\n";
-      return kExitRuntimeFailure;
-    }
-    if (!file->empty()) written.push_back(*file);
-  }
-  if (scenario.has_capture()) written.push_back(scenario.capture().file());
-  // A stopped run gets its page too: it shows the run so far. Drawn from the staged files, so
-  // that it is moved into place with them.
-  bool report_failed = false;
-  if (args.report) {
-    StatusOr<std::string> page = html::BuildReport(outputs->staging_dir());
-    if (Status s = page.ok() ? outputs->Write("report.html", *page) : page.status(); !s.ok()) {
-      std::cerr << "fabric-emu: report: " << s.message() << "\n";
-      report_failed = true;
-    }
+  Written written;
+  if (int code = WriteOutputs(args, scenario, seed, *run, metrics, flows, &*outputs, &written);
+      code != kExitOk) {
+    return code;
   }
   if (Status s = outputs->Commit(); !s.ok()) {
     std::cerr << "fabric-emu: " << s.message() << "\n";
     return kExitRuntimeFailure;
   }
   std::string listed;
-  for (const std::string& name : written) {
+  for (const std::string& name : written.files) {
     listed += (listed.empty() ? "" : ", ") + out_dir + "/" + name;
   }
   std::cout << HumanSummary(scenario, seed, *run, flows) << "  outputs   " << listed << "\n";
-  if (args.report && !report_failed) std::cout << "report    " << out_dir << "/report.html\n";
+  if (args.report && !written.report_failed) {
+    std::cout << "report    " << out_dir << "/report.html\n";
+  }
   if (*api != nullptr) {
     (*api)->Finish(run->events, run->wall_time_s, nullptr, run->simulated_time, run->stopped_early);
     (*api)->HoldIfAsked(std::cerr, run->stop_signal != 0);
   }
-  if (!run->no_progress.empty()) {
-    std::cerr << "fabric-emu: run failed: no progress: " << run->no_progress << "\n";
-    return kExitRuntimeFailure;
-  }
-  if (!run->failure.empty()) {
-    std::cerr << "fabric-emu: run failed: " << run->failure
-              << "; the outputs hold the run so far\n";
-    return kExitRuntimeFailure;
-  }
-  if (run->stop_signal != 0) {
-    std::cerr << "fabric-emu: stopped by " << StopSignals::Name(run->stop_signal)
-              << " at simulated " << run->simulated_time.ns()
-              << " ns; the outputs hold the run so far\n";
-    return 128 + run->stop_signal;
-  }
-  return report_failed ? kExitRuntimeFailure : kExitOk;
+  return ExitCodeOf(*run, written.report_failed);
 }
 
 }  // namespace
