@@ -167,6 +167,120 @@ size_t ReadHeadlines(const std::string& out_dir, std::span<PointRecord> records)
   return unreadable;
 }
 
+// The grid of the sweep's --set options, each of its points checked; nullopt, with why printed,
+// when the sweep is refused.
+std::optional<SweepGrid> CheckedGrid(const CliArgs& args, const fabric_emu::Scenario& base) {
+  std::vector<SweepAxis> axes;
+  for (const std::string& arg : args.set) {
+    StatusOr<SweepAxis> axis = ParseSweepAxis(arg);
+    if (!axis.ok()) {
+      std::cerr << "fabric-emu: sweep: " << axis.status().message() << "\n";
+      return std::nullopt;
+    }
+    axes.push_back(std::move(axis).value());
+  }
+  StatusOr<SweepGrid> built = BuildSweepGrid(base, std::move(axes), args.scenario_path);
+  if (!built.ok()) {
+    std::cerr << "fabric-emu: sweep refused, nothing ran:\n" << built.status().message() << "\n";
+    return std::nullopt;
+  }
+  for (const SweepPoint& point : built->points) {
+    if (Status s = CheckCoresFitMachine(point.scenario, args.scenario_path); !s.ok()) {
+      std::cerr << "fabric-emu: sweep refused, nothing ran: " << s.message() << "\n";
+      return std::nullopt;
+    }
+  }
+  return std::move(built).value();
+}
+
+void AnnouncePlan(const std::string& out_dir, size_t total, const SweepPlan& plan, size_t jobs) {
+  std::cerr << "sweep: " << total << " points in " << out_dir << ": " << plan.resumed
+            << " resumed (finished before, same scenario), " << plan.commands.size() << " to run";
+  if (!plan.commands.empty()) {
+    std::cerr << ", " << std::min(jobs, plan.commands.size()) << " at a time";
+  }
+  std::cerr << "\n";
+}
+
+// How the sweep's points ended, counted as they end and once all have.
+struct Tally {
+  size_t finished = 0;
+  size_t failed = 0;
+  size_t interrupted = 0;
+  size_t not_run = 0;
+  int stop_signal = 0;
+};
+
+// Runs the plan's commands, marking each point that exits 0 as done and reporting each as it
+// ends.
+std::vector<ChildExit> RunPoints(const CliArgs& args, const SweepGrid& grid, const SweepPlan& plan,
+                                 const std::string& out_dir, size_t jobs, Tally* tally) {
+  const size_t total = grid.points.size();
+  return RunChildren(
+      plan.commands, jobs,
+      [&](size_t i, const ChildExit& e, size_t running) {
+        const SweepPoint& point = grid.points[plan.command_point[i]];
+        const std::string dir = out_dir + "/" + point.name;
+        const PointStatus status = StatusOf(e);
+        if (status == PointStatus::kOk) {
+          if (Status s = WriteFileAtomically(dir + "/" + kDoneMarker, kDoneText); !s.ok()) {
+            std::cerr << "fabric-emu: " << point.name << ": " << s.message() << "\n";
+          }
+        }
+        if (status == PointStatus::kOk || status == PointStatus::kFailed) ++tally->finished;
+        if (status == PointStatus::kFailed) {
+          ++tally->failed;
+          std::cerr << "fabric-emu: " << point.name << " failed (" << HowItEnded(e)
+                    << "): " << FailureReason(dir + "/run.log") << " (" << dir << "/run.log)\n";
+        }
+        if (!args.quiet) {
+          char wall[32];
+          std::snprintf(wall, sizeof(wall), "%.1f", e.wall_s);
+          std::cerr << "sweep: " << tally->finished << "/" << total << " done, " << running
+                    << " running, " << tally->failed << " failed: " << point.name << " "
+                    << PointStatusName(status) << " in " << wall << " s\n";
+        }
+      },
+      &tally->stop_signal);
+}
+
+void RecordExits(const std::vector<ChildExit>& exits, SweepPlan* plan, Tally* tally) {
+  for (size_t i = 0; i < plan->commands.size(); ++i) {
+    PointRecord& r = plan->records[plan->command_point[i]];
+    r.status = StatusOf(exits[i]);
+    tally->interrupted += r.status == PointStatus::kInterrupted;
+    tally->not_run += r.status == PointStatus::kNotRun;
+  }
+}
+
+// Writes sweep.csv and sweep.html, says how the sweep ended and returns its exit code.
+int WriteResults(const fabric_emu::Scenario& base, const SweepGrid& grid, const SweepPlan& plan,
+                 const std::string& out_dir, const Tally& tally) {
+  const size_t total = grid.points.size();
+  const std::string csv_path = out_dir + "/sweep.csv";
+  const std::string html_path = out_dir + "/sweep.html";
+  for (const auto& [path, contents] :
+       {std::pair{csv_path, SweepCsv(grid.axes, plan.records)},
+        std::pair{html_path, SweepHtml(base.name(), grid.axes, plan.records)}}) {
+    if (Status s = WriteFileAtomically(path, contents); !s.ok()) {
+      std::cerr << "fabric-emu: " << s.message() << "\n";
+      return kExitRuntimeFailure;
+    }
+  }
+  if (tally.stop_signal != 0) {
+    std::cerr << "fabric-emu: sweep stopped by " << StopSignals::Name(tally.stop_signal) << ": "
+              << tally.finished << " of " << total << " points finished, " << tally.interrupted
+              << " interrupted, " << tally.not_run << " not run; " << csv_path
+              << " holds the finished ones, and the same command resumes\n";
+    return 128 + tally.stop_signal;
+  }
+  const size_t failed = tally.failed + tally.interrupted;
+  std::cout << SweepTable(grid.axes, plan.records) << "sweep: " << total
+            << " points: " << plan.commands.size() << " run, " << plan.resumed << " resumed, "
+            << failed << " failed\n  outputs   " << csv_path << ", " << html_path << "\n";
+  return failed == 0 ? kExitOk : kExitRuntimeFailure;
+}
+
 }  // namespace
 
 std::string SweepDir(const CliArgs& args, const fabric_emu::Scenario& scenario) {
@@ -174,27 +288,9 @@ std::string SweepDir(const CliArgs& args, const fabric_emu::Scenario& scenario) 
 }
 
 int RunSweep(const CliArgs& args, const fabric_emu::Scenario& base) {
-  std::vector<SweepAxis> axes;
-  for (const std::string& arg : args.set) {
-    StatusOr<SweepAxis> axis = ParseSweepAxis(arg);
-    if (!axis.ok()) {
-      std::cerr << "fabric-emu: sweep: " << axis.status().message() << "\n";
-      return kExitBadInput;
-    }
-    axes.push_back(std::move(axis).value());
-  }
-  StatusOr<SweepGrid> built = BuildSweepGrid(base, std::move(axes), args.scenario_path);
-  if (!built.ok()) {
-    std::cerr << "fabric-emu: sweep refused, nothing ran:\n" << built.status().message() << "\n";
-    return kExitBadInput;
-  }
+  const std::optional<SweepGrid> built = CheckedGrid(args, base);
+  if (!built) return kExitBadInput;
   const SweepGrid& grid = *built;
-  for (const SweepPoint& point : grid.points) {
-    if (Status s = CheckCoresFitMachine(point.scenario, args.scenario_path); !s.ok()) {
-      std::cerr << "fabric-emu: sweep refused, nothing ran: " << s.message() << "\n";
-      return kExitBadInput;
-    }
-  }
   const std::string out_dir = SweepDir(args, base);
   std::error_code ec;
   const fs::path program = fs::read_symlink("/proc/self/exe", ec);
@@ -209,77 +305,12 @@ int RunSweep(const CliArgs& args, const fabric_emu::Scenario& base) {
   }
   SweepPlan& plan = *planned;
   const size_t jobs = args.jobs ? static_cast<size_t>(*args.jobs) : DefaultJobs();
-  const size_t total = grid.points.size();
-  if (!args.quiet) {
-    std::cerr << "sweep: " << total << " points in " << out_dir << ": " << plan.resumed
-              << " resumed (finished before, same scenario), " << plan.commands.size() << " to run";
-    if (!plan.commands.empty()) {
-      std::cerr << ", " << std::min(jobs, plan.commands.size()) << " at a time";
-    }
-    std::cerr << "\n";
-  }
-
-  size_t finished = plan.resumed;
-  size_t failed = 0;
-  int stop_signal = 0;
-  const std::vector<ChildExit> exits = RunChildren(
-      plan.commands, jobs,
-      [&](size_t i, const ChildExit& e, size_t running) {
-        const SweepPoint& point = grid.points[plan.command_point[i]];
-        const std::string dir = out_dir + "/" + point.name;
-        const PointStatus status = StatusOf(e);
-        if (status == PointStatus::kOk) {
-          if (Status s = WriteFileAtomically(dir + "/" + kDoneMarker, kDoneText); !s.ok()) {
-            std::cerr << "fabric-emu: " << point.name << ": " << s.message() << "\n";
-          }
-        }
-        if (status == PointStatus::kOk || status == PointStatus::kFailed) ++finished;
-        if (status == PointStatus::kFailed) {
-          ++failed;
-          std::cerr << "fabric-emu: " << point.name << " failed (" << HowItEnded(e)
-                    << "): " << FailureReason(dir + "/run.log") << " (" << dir << "/run.log)\n";
-        }
-        if (!args.quiet) {
-          char wall[32];
-          std::snprintf(wall, sizeof(wall), "%.1f", e.wall_s);
-          std::cerr << "sweep: " << finished << "/" << total << " done, " << running << " running, "
-                    << failed << " failed: " << point.name << " " << PointStatusName(status)
-                    << " in " << wall << " s\n";
-        }
-      },
-      &stop_signal);
-
-  size_t interrupted = 0;
-  size_t not_run = 0;
-  for (size_t i = 0; i < plan.commands.size(); ++i) {
-    PointRecord& r = plan.records[plan.command_point[i]];
-    r.status = StatusOf(exits[i]);
-    interrupted += r.status == PointStatus::kInterrupted;
-    not_run += r.status == PointStatus::kNotRun;
-  }
-  failed += ReadHeadlines(out_dir, plan.records);
-  const std::string csv_path = out_dir + "/sweep.csv";
-  const std::string html_path = out_dir + "/sweep.html";
-  for (const auto& [path, contents] :
-       {std::pair{csv_path, SweepCsv(grid.axes, plan.records)},
-        std::pair{html_path, SweepHtml(base.name(), grid.axes, plan.records)}}) {
-    if (Status s = WriteFileAtomically(path, contents); !s.ok()) {
-      std::cerr << "fabric-emu: " << s.message() << "\n";
-      return kExitRuntimeFailure;
-    }
-  }
-  if (stop_signal != 0) {
-    std::cerr << "fabric-emu: sweep stopped by " << StopSignals::Name(stop_signal) << ": "
-              << finished << " of " << total << " points finished, " << interrupted
-              << " interrupted, " << not_run << " not run; " << csv_path
-              << " holds the finished ones, and the same command resumes\n";
-    return 128 + stop_signal;
-  }
-  std::cout << SweepTable(grid.axes, plan.records) << "sweep: " << total
-            << " points: " << plan.commands.size() << " run, " << plan.resumed << " resumed, "
-            << failed + interrupted << " failed\n  outputs   " << csv_path << ", " << html_path
-            << "\n";
-  return failed + interrupted == 0 ? kExitOk : kExitRuntimeFailure;
+  if (!args.quiet) AnnouncePlan(out_dir, grid.points.size(), plan, jobs);
+  Tally tally{.finished = plan.resumed};
+  const std::vector<ChildExit> exits = RunPoints(args, grid, plan, out_dir, jobs, &tally);
+  RecordExits(exits, &plan, &tally);
+  tally.failed += ReadHeadlines(out_dir, plan.records);
+  return WriteResults(base, grid, plan, out_dir, tally);
 }
 
 }  // namespace fe::control
