@@ -40,6 +40,60 @@ Json Lateness(const dp::LatenessHistogram& h) {
   return j;
 }
 
+// Each lcore's passes and how it spent the run, as shares of the elapsed time.
+Json Lcores(const dp::RealtimeStats& loop) {
+  Json lcores = Json::array();
+  const double elapsed_ps = std::max<double>(1, static_cast<double>(loop.elapsed.ps()));
+  auto share = [elapsed_ps](Time t) { return static_cast<double>(t.ps()) / elapsed_ps; };
+  for (const dp::LcoreStats& l : loop.lcores) {
+    Json o;
+    o["lcore"] = l.lcore;
+    o["role"] = l.role;
+    o["passes"] = l.passes;
+    o["pass_gap"] = Json{{"p50_ns", l.pass_gap.QuantileNs(0.50)},
+                         {"p99_ns", l.pass_gap.QuantileNs(0.99)},
+                         {"max_ns", l.pass_gap.max_ns()}};
+    o["time_share"] = Json{{"rx", share(l.rx)},
+                           {"events", share(l.events)},
+                           {"enter", share(l.enter)},
+                           {"tx", share(l.tx)}};
+    lcores.push_back(o);
+  }
+  return lcores;
+}
+
+// A real port: its real host's side, its device's counters and what was lost before either.
+Json Port(const ServePortReport& p) {
+  Json q;
+  q["device_args"] = p.device_args;
+  q["host"] = p.host;
+  q["host_ip"] = Ipv4(dp::HostIp(p.host));
+  q["rx_frames"] = p.host_side.rx_frames;
+  q["rx_forwarded"] = p.host_side.rx_forwarded;
+  q["arp_replies"] = p.host_side.arp_replies;
+  q["arp_ignored"] = p.host_side.arp_ignored;
+  q["arp_probes"] = p.host_side.arp_probes;
+  q["pause_frames_rx"] = p.host_side.mac_control_rx;
+  q["host_mac_learned"] = p.host_mac_learned;
+  q["uplink_overflow"] = p.host_side.uplink_overflow;
+  q["rx_drops"] = Drops(p.host_side.rx_drops);
+  q["tx_frames"] = p.host_side.tx_frames;
+  q["tx_pause_frames"] = p.host_side.tx_pause_frames;
+  q["tx_ce_frames"] = p.host_side.tx_ce_frames;
+  q["tx_virtual_dropped"] = p.host_side.tx_virtual_dropped;
+  q["device_rx_packets"] = p.device.rx_packets;
+  q["device_tx_packets"] = p.device.tx_packets;
+  q["device_tx_dropped"] = p.device.tx_dropped;
+  q["device_rx_bursts"] = p.device.rx_bursts;
+  q["device_tx_bursts"] = p.device.tx_bursts;
+  q["rx_lost"] = Json{{"total", p.rx_lost.total()},
+                      {"device_missed", p.rx_lost.missed},
+                      {"device_errors", p.rx_lost.errors},
+                      {"device_no_mbuf", p.rx_lost.no_mbuf},
+                      {"kernel_ring", p.rx_lost.kernel_ring}};
+  return q;
+}
+
 }  // namespace
 
 std::string ServeSummaryJson(const ServeReport& r) {
@@ -60,55 +114,9 @@ std::string ServeSummaryJson(const ServeReport& r) {
   j["events_behind"] = r.loop.events_behind;
   j["fell_behind"] = r.loop.fell_behind();
   j["ring_drops"] = r.loop.ring_drops;
-  Json lcores = Json::array();
-  const double elapsed_ps = std::max<double>(1, static_cast<double>(r.loop.elapsed.ps()));
-  auto share = [elapsed_ps](Time t) { return static_cast<double>(t.ps()) / elapsed_ps; };
-  for (const dp::LcoreStats& l : r.loop.lcores) {
-    Json o;
-    o["lcore"] = l.lcore;
-    o["role"] = l.role;
-    o["passes"] = l.passes;
-    o["pass_gap"] = Json{{"p50_ns", l.pass_gap.QuantileNs(0.50)},
-                         {"p99_ns", l.pass_gap.QuantileNs(0.99)},
-                         {"max_ns", l.pass_gap.max_ns()}};
-    o["time_share"] = Json{{"rx", share(l.rx)},
-                           {"events", share(l.events)},
-                           {"enter", share(l.enter)},
-                           {"tx", share(l.tx)}};
-    lcores.push_back(o);
-  }
-  j["lcores"] = lcores;
+  j["lcores"] = Lcores(r.loop);
   Json ports = Json::array();
-  for (const ServePortReport& p : r.ports) {
-    Json q;
-    q["device_args"] = p.device_args;
-    q["host"] = p.host;
-    q["host_ip"] = Ipv4(dp::HostIp(p.host));
-    q["rx_frames"] = p.host_side.rx_frames;
-    q["rx_forwarded"] = p.host_side.rx_forwarded;
-    q["arp_replies"] = p.host_side.arp_replies;
-    q["arp_ignored"] = p.host_side.arp_ignored;
-    q["arp_probes"] = p.host_side.arp_probes;
-    q["pause_frames_rx"] = p.host_side.mac_control_rx;
-    q["host_mac_learned"] = p.host_mac_learned;
-    q["uplink_overflow"] = p.host_side.uplink_overflow;
-    q["rx_drops"] = Drops(p.host_side.rx_drops);
-    q["tx_frames"] = p.host_side.tx_frames;
-    q["tx_pause_frames"] = p.host_side.tx_pause_frames;
-    q["tx_ce_frames"] = p.host_side.tx_ce_frames;
-    q["tx_virtual_dropped"] = p.host_side.tx_virtual_dropped;
-    q["device_rx_packets"] = p.device.rx_packets;
-    q["device_tx_packets"] = p.device.tx_packets;
-    q["device_tx_dropped"] = p.device.tx_dropped;
-    q["device_rx_bursts"] = p.device.rx_bursts;
-    q["device_tx_bursts"] = p.device.tx_bursts;
-    q["rx_lost"] = Json{{"total", p.rx_lost.total()},
-                        {"device_missed", p.rx_lost.missed},
-                        {"device_errors", p.rx_lost.errors},
-                        {"device_no_mbuf", p.rx_lost.no_mbuf},
-                        {"kernel_ring", p.rx_lost.kernel_ring}};
-    ports.push_back(q);
-  }
+  for (const ServePortReport& p : r.ports) ports.push_back(Port(p));
   j["ports"] = ports;
   j["messages"] = r.messages;
   j["messages_delivered"] = r.messages_delivered;
