@@ -93,6 +93,57 @@ std::string NotStarted(size_t count, const char* what, const char* file) {
   return std::to_string(count) + " " + what + (count == 1 ? "" : "s") + " (" + file + ")";
 }
 
+// A bar for each job of summary.json that started; returns the jobs' table rows.
+std::vector<std::vector<std::string>> AddJobBars(const ReportInput& in, svg::Timeline* t) {
+  const Json& jobs = Field(in.summary, "jobs");
+  std::vector<std::vector<std::string>> table;
+  if (!jobs.is_array()) return table;
+  for (const Json& j : jobs) {
+    const std::string name = NumberText(Field(j, "name"));
+    table.push_back({name, NumberText(Field(j, "kind")), NumberText(Field(j, "messages")),
+                     NumberText(Field(j, "messages_completed")), NumberText(Field(j, "bytes")),
+                     NumberText(Field(j, "first_start_ns")),
+                     NumberText(Field(j, "last_delivery_ns"))});
+    const Json& first = Field(j, "first_start_ns");
+    const Json& last = Field(j, "last_delivery_ns");
+    if (!first.is_number()) continue;
+    const size_t row = RowOf(t, "job " + name);
+    const double start = first.get<double>();
+    t->bars.push_back({.row = row,
+                       .start = start,
+                       .end = last.is_number() ? last.get<double>() : std::max(RunEndNs(in), start),
+                       .tooltip = "job " + name + ": first start " + NumberText(first) +
+                                  " ns, last delivery " + NumberText(last) + " ns",
+                       .color = "#7f8c99",
+                       .partial = !last.is_number()});
+  }
+  return table;
+}
+
+StatusOr<size_t> AddIterationBars(const ReportInput& in, svg::Timeline* t) {
+  return AddBars(
+      in, "jobs.csv", {"job", "iteration", "start_ns", "end_ns"},
+      [](const CsvReader& c, const Columns& k) { return c.Text(k["job"]) + " iterations"; },
+      [](const CsvReader& c, const Columns& k) {
+        return c.Text(k["job"]) + " iteration " + c.Text(k["iteration"]) + ": " +
+               c.Text(k["start_ns"]) + " - " + c.Text(k["end_ns"]) + " ns";
+      },
+      t);
+}
+
+StatusOr<size_t> AddCollectiveBars(const ReportInput& in, svg::Timeline* t) {
+  return AddBars(
+      in, "collectives.csv",
+      {"job", "op", "algorithm", "bytes", "start_ns", "end_ns", "busbw_gbps"},
+      [](const CsvReader& c, const Columns& k) { return c.Text(k["job"]) + " " + c.Text(k["op"]); },
+      [](const CsvReader& c, const Columns& k) {
+        return c.Text(k["job"]) + " " + c.Text(k["op"]) + " (" + c.Text(k["algorithm"]) + ", " +
+               c.Text(k["bytes"]) + " B): " + c.Text(k["start_ns"]) + " - " + c.Text(k["end_ns"]) +
+               " ns, busbw " + c.Text(k["busbw_gbps"]) + " Gb/s";
+      },
+      t);
+}
+
 }  // namespace
 
 StatusOr<Section> EventsSection(const ReportInput& in) {
@@ -169,58 +220,17 @@ StatusOr<Section> WorkloadSection(const ReportInput& in) {
       "Each job from its first start to its last delivery; iterations and collective "
       "operations as they ran; faint: not finished";
   t.time = RunTimeAxis(in);
-  const Json& jobs = Field(in.summary, "jobs");
-  std::vector<std::vector<std::string>> table;
-  if (jobs.is_array()) {
-    for (const Json& j : jobs) {
-      const std::string name = NumberText(Field(j, "name"));
-      table.push_back({name, NumberText(Field(j, "kind")), NumberText(Field(j, "messages")),
-                       NumberText(Field(j, "messages_completed")), NumberText(Field(j, "bytes")),
-                       NumberText(Field(j, "first_start_ns")),
-                       NumberText(Field(j, "last_delivery_ns"))});
-      const Json& first = Field(j, "first_start_ns");
-      const Json& last = Field(j, "last_delivery_ns");
-      if (!first.is_number()) continue;
-      const size_t row = RowOf(&t, "job " + name);
-      const double start = first.get<double>();
-      t.bars.push_back(
-          {.row = row,
-           .start = start,
-           .end = last.is_number() ? last.get<double>() : std::max(RunEndNs(in), start),
-           .tooltip = "job " + name + ": first start " + NumberText(first) + " ns, last delivery " +
-                      NumberText(last) + " ns",
-           .color = "#7f8c99",
-           .partial = !last.is_number()});
-    }
-  }
+  const std::vector<std::vector<std::string>> table = AddJobBars(in, &t);
   const bool has_jobs_csv = in.Has("jobs.csv");
   const bool has_collectives = in.Has("collectives.csv");
   std::vector<std::string> not_started;
   if (has_jobs_csv) {
-    StatusOr<size_t> s = AddBars(
-        in, "jobs.csv", {"job", "iteration", "start_ns", "end_ns"},
-        [](const CsvReader& c, const Columns& k) { return c.Text(k["job"]) + " iterations"; },
-        [](const CsvReader& c, const Columns& k) {
-          return c.Text(k["job"]) + " iteration " + c.Text(k["iteration"]) + ": " +
-                 c.Text(k["start_ns"]) + " - " + c.Text(k["end_ns"]) + " ns";
-        },
-        &t);
+    StatusOr<size_t> s = AddIterationBars(in, &t);
     if (!s.ok()) return s.status();
     if (*s > 0) not_started.push_back(NotStarted(*s, "iteration", "jobs.csv"));
   }
   if (has_collectives) {
-    StatusOr<size_t> s = AddBars(
-        in, "collectives.csv",
-        {"job", "op", "algorithm", "bytes", "start_ns", "end_ns", "busbw_gbps"},
-        [](const CsvReader& c, const Columns& k) {
-          return c.Text(k["job"]) + " " + c.Text(k["op"]);
-        },
-        [](const CsvReader& c, const Columns& k) {
-          return c.Text(k["job"]) + " " + c.Text(k["op"]) + " (" + c.Text(k["algorithm"]) + ", " +
-                 c.Text(k["bytes"]) + " B): " + c.Text(k["start_ns"]) + " - " +
-                 c.Text(k["end_ns"]) + " ns, busbw " + c.Text(k["busbw_gbps"]) + " Gb/s";
-        },
-        &t);
+    StatusOr<size_t> s = AddCollectiveBars(in, &t);
     if (!s.ok()) return s.status();
     if (*s > 0) not_started.push_back(NotStarted(*s, "collective operation", "collectives.csv"));
   }
