@@ -9,7 +9,6 @@
 #include "congestion/dscp_map.h"
 #include "control/api/api_session.h"
 #include "control/emulation/emulation.h"
-#include "control/emulation/events_csv.h"
 #include "control/process/output_dir.h"
 #include "control/process/output_set.h"
 #include "control/process/stop_signals.h"
@@ -19,6 +18,7 @@
 #include "control/scenario/realtime_eal.h"
 #include "control/scenario/workload_build.h"
 #include "control/serve/serve_banner.h"
+#include "control/serve/serve_outputs.h"
 #include "control/serve/serve_summary.h"
 #include "dataplane/eal.h"
 #include "dataplane/packet.h"
@@ -104,16 +104,234 @@ fabric_emu::Scenario WithDefaultDeviceArgs(const fabric_emu::Scenario& given) {
   return s;
 }
 
+// The fabric without traffic, then the scenario's messages less those from or to a real host: a
+// real host has no emulated NIC to send them or to acknowledge them.
+StatusOr<std::unique_ptr<Emulation>> BuildServedEmulation(const fabric_emu::Scenario& scenario,
+                                                          const ServeOptions& options,
+                                                          std::ostream& log,
+                                                          size_t* messages_left_out) {
+  const uint64_t seed = scenario.run().seed();
+  std::unordered_set<uint32_t> real_hosts;
+  for (const auto& p : scenario.realtime().port()) {
+    real_hosts.insert(static_cast<uint32_t>(p.host()));
+  }
+  StatusOr<topo::Graph> graph = topo::BuildTopology(scenario.topology(), options.scenario_dir);
+  if (!graph.ok()) return Status::Error("topology." + graph.status().message());
+  StatusOr<Workload> all = BuildWorkload(scenario, *graph, seed, options.scenario_dir);
+  if (!all.ok()) return all.status();
+  std::vector<uint8_t> real(all->size(), 0);
+  for (uint32_t i = 0; i < all->size(); ++i) {
+    const Flow& f = all->flows[i];
+    real[i] = real_hosts.contains(f.src_host) || real_hosts.contains(f.dst_host) ? 1 : 0;
+  }
+  Workload emulated = LeaveOut(*all, std::move(real));
+  // Counted here: `emulated` moves into the emulation below.
+  *messages_left_out = all->size() - emulated.size();
+  if (*messages_left_out > 0) {
+    log << "serve: " << *messages_left_out
+        << " scenario messages are from or to a real host, or wait for one, and are left out\n";
+  }
+  StatusOr<std::unique_ptr<Emulation>> built = BuildEmulation(
+      scenario, std::move(emulated), seed, options.scenario_dir, dp::PoolMemory::kDpdkHeap);
+  if (!built.ok()) {
+    const std::string why = built.status().message();  // a copy: the status is a temporary
+    // A packet pool that does not fit: the one failure a user fixes with EAL arguments.
+    const bool pool = why.find("mbufs") != std::string::npos;
+    return Status::Error(why + (pool ? " (raise -m in realtime.eal_args or --eal)" : ""));
+  }
+  return built;
+}
+
+// The real ports and the real hosts behind them, with what the loop, the banner and the summary
+// need of each, in the scenario's order.
+struct RealPorts {
+  Attached attached;
+  std::vector<dp::RealtimeAttachment> attachments;
+  std::vector<ServePortReport> reports;
+  std::vector<RealHostPlace> places;
+
+  std::vector<dp::ExternalHost*> hosts() const {
+    std::vector<dp::ExternalHost*> h;
+    for (const auto& host : attached.hosts) h.push_back(host.get());
+    return h;
+  }
+};
+
+// Opens each real port and connects a real host behind it to the fabric.
+Status AttachRealPorts(const fabric_emu::Scenario& scenario, rte_mempool* rx_pool, Emulation* e,
+                       RealPorts* real) {
+  const cong::DscpMapConfig dscp_map = ScenarioDscpMap(scenario);
+  for (const auto& p : scenario.realtime().port()) {
+    StatusOr<std::unique_ptr<dp::EthPort>> port =
+        dp::EthPort::Open(dp::EthPortParams{.device_args = p.device_args()}, rx_pool);
+    if (!port.ok()) return port.status();
+    dp::ExternalHostParams hp;
+    hp.host = static_cast<uint32_t>(p.host());
+    hp.num_hosts = static_cast<uint32_t>(e->graph.num_hosts());
+    hp.dscp_map = dscp_map;
+    hp.probe_pool = rx_pool;
+    auto host = std::make_unique<dp::ExternalHost>(hp);
+    host->ConnectUplink(&e->fabric->AttachExternal(hp.host, host.get()));
+    real->attachments.push_back({port->get(), host.get()});
+    real->attached.ports.push_back(std::move(port).value());
+    real->attached.hosts.push_back(std::move(host));
+    ServePortReport r;
+    r.device_args = p.device_args();
+    r.host = hp.host;
+    real->reports.push_back(r);
+    real->places.push_back({hp.host, p.device_args()});
+  }
+  return Status::Ok();
+}
+
+Status AttachApi(const fabric_emu::Scenario& scenario, api::ApiSession* api, Emulation* e) {
+  if (api == nullptr) return Status::Ok();
+  StatusOr<std::unique_ptr<RateSampler>> rates = NewRateSampler(scenario, e, Time::FromNs(1));
+  if (!rates.ok()) return rates.status();
+  api->Attach(e, scenario.name(),
+              scenario.run().stop_ns() > 0 ? std::optional(scenario.run().stop_ns()) : std::nullopt,
+              std::move(rates).value());
+  return Status::Ok();
+}
+
+// The loop runs until the scenario's stop time, a signal or the API's stop; between slices it
+// lets the API look, and it adds each interval's lateness to `lateness`.
+dp::RealtimeLoopParams LoopParams(const fabric_emu::Scenario& scenario, StopSignals* stop,
+                                  api::ApiSession* api, Emulation* e,
+                                  dp::LatenessHistogram* lateness, std::ostream& log) {
+  dp::RealtimeLoopParams lp;
+  if (scenario.run().stop_ns() > 0) lp.duration = Time::FromNs(scenario.run().stop_ns());
+  lp.behind_threshold = kBehindThreshold;
+  lp.stop_requested = [stop, api, e, lateness] {
+    if (api == nullptr) return stop->Requested();
+    api->BetweenSlices(e->sched.Now(), 0, lateness);
+    return stop->Requested() || api->stop_requested();
+  };
+  if (scenario.run().progress() || api != nullptr) {
+    lp.on_progress = [&log, lateness,
+                      progress = scenario.run().progress()](const dp::RealtimeProgress& p) {
+      lateness->Merge(p.lateness);
+      if (progress) log << ServeProgressLine(p, kBehindThreshold) << std::flush;
+    };
+  }
+  // A second EAL lcore, if the EAL has one, polls the devices.
+  const unsigned io = rte_get_next_lcore(-1, 1, 0);
+  if (io < RTE_MAX_LCORE) lp.io_lcore = static_cast<int>(io);
+  return lp;
+}
+
+StatusOr<dp::RealtimeStats> RunLoop(Emulation* e,
+                                    const std::vector<dp::RealtimeAttachment>& attachments,
+                                    const dp::RealtimeLoopParams& lp, api::ApiSession* api) {
+  const dp::TscClock clock;  // emulated time 0 is now
+  if (api != nullptr) api->UseLiveClock(&clock);
+  dp::RealtimeLoop loop(&e->sched, &clock, attachments, lp);
+  StatusOr<dp::RealtimeStats> stats = loop.Run();
+  if (api != nullptr) api->UseLiveClock(nullptr);  // the clock ends with this function
+  return stats;
+}
+
+// What is left once the loop has stopped: the queues as they were, then every mbuf given back.
+void TearDownInto(ServeReport* report, Emulation* e, RealPorts* real, rte_mempool* rx_pool) {
+  report->switch_queues = SwitchQueuesText(*e);
+  report->paused_host_uplinks = PausedHostsJson(*e);
+  report->mbufs_freed_at_teardown = Teardown(&real->attached, e, &real->reports);
+  report->fabric_pool_in_use = e->fabric->mbufs_in_use();
+  report->rx_pool_in_use = rte_mempool_in_use_count(rx_pool);
+  report->ports = real->reports;
+}
+
+void DescribeRun(ServeReport* report, const fabric_emu::Scenario& scenario, const Emulation& e,
+                 const std::vector<std::string>& eal_args, bool two_lcores, api::ApiSession* api,
+                 size_t messages_left_out) {
+  report->scenario_name = scenario.name();
+  report->seed = scenario.run().seed();
+  report->hosts = e.graph.num_hosts();
+  report->switches = e.graph.num_switches();
+  report->links = e.graph.links().size();
+  report->eal_args = eal_args;
+  report->two_lcores = two_lcores;
+  report->stopped_by = report->loop.stopped_by_request
+                           ? (api != nullptr && api->stop_requested() ? "api" : "signal")
+                           : "duration";
+  report->behind_threshold = kBehindThreshold;
+  report->fabric = e.fabric->Totals();
+  report->messages = e.fabric->messages().size();
+  report->messages_delivered = e.fabric->messages_delivered();
+  report->messages_left_out = messages_left_out;
+}
+
+int Fail(std::ostream& log, const std::string& why) {
+  log << "serve: " << why << "\n";
+  return 1;
+}
+
+// From the EAL's start to the outputs in place; returns the exit status, 1 on a failure.
+int RunOnDevices(const fabric_emu::Scenario& scenario, const ServeOptions& options,
+                 const std::vector<std::string>& eal_args, StopSignals* stop, OutputSet* outputs,
+                 api::ApiSession* api, std::ostream& log) {
+  const auto fail = [&log](const std::string& why) { return Fail(log, why); };
+  log << "serve: EAL arguments: " << Join(eal_args) << "\n";
+  dp::EalOptions eal;
+  eal.raw_args = eal_args;
+  if (Status s = dp::InitEal(eal); !s.ok()) return fail(s.message());
+
+  size_t messages_left_out = 0;
+  StatusOr<std::unique_ptr<Emulation>> built =
+      BuildServedEmulation(scenario, options, log, &messages_left_out);
+  if (!built.ok()) return fail(built.status().message());
+  Emulation& e = **built;
+
+  PoolPtr rx_pool(rte_pktmbuf_pool_create("fe_rt_rx", kRxPoolMbufs, 256, dp::kPacketPrivBytes,
+                                          kRxDataRoomBytes, SOCKET_ID_ANY));
+  if (rx_pool == nullptr) {
+    return fail("cannot create the receive mbuf pool of " + std::to_string(kRxPoolMbufs) +
+                " mbufs: raise -m in realtime.eal_args or --eal");
+  }
+  RealPorts real;
+  if (Status s = AttachRealPorts(scenario, rx_pool.get(), &e, &real); !s.ok()) {
+    return fail(s.message());
+  }
+  log << ServeBanner(scenario.name(), e.graph, e.routes, real.places);
+
+  // Capture writes from the fabric's lcore: a user who asks for it accepts its cost in lateness.
+  const std::vector<dp::ExternalHost*> real_host_ptrs = real.hosts();
+  StatusOr<std::unique_ptr<dp::PcapngWriter>> capture =
+      AttachCapture(scenario, outputs->staging_dir(), &e, real_host_ptrs);
+  if (!capture.ok()) return fail(capture.status().message());
+  if (Status s = AttachApi(scenario, api, &e); !s.ok()) return fail(s.message());
+  // The run's lateness so far, interval by interval, for the API's histogram.
+  dp::LatenessHistogram lateness;
+  const dp::RealtimeLoopParams lp = LoopParams(scenario, stop, api, &e, &lateness, log);
+  log << "serve: running"
+      << (lp.io_lcore >= 0 ? " (I/O on lcore " + std::to_string(lp.io_lcore) + ")" : "")
+      << "; Ctrl-C stops\n";
+
+  ServeReport report;
+  StatusOr<dp::RealtimeStats> stats = RunLoop(&e, real.attachments, lp, api);
+  if (!stats.ok()) return fail(stats.status().message());
+  report.loop = *stats;
+  DetachCapture(scenario, &e, real_host_ptrs);
+  TearDownInto(&report, &e, &real, rx_pool.get());
+  DescribeRun(&report, scenario, e, eal_args, lp.io_lcore >= 0, api, messages_left_out);
+  if (Status s = WriteServeOutputs(report, e, options.out_dir, outputs, log); !s.ok()) {
+    return fail(s.message());
+  }
+  if (api != nullptr) {
+    api->Finish(report.loop.events_run, report.loop.elapsed.seconds(), &report.loop.lateness);
+    // A signal stopped the loop: it asked the process to end, not to go on answering.
+    api->HoldIfAsked(log, report.stopped_by == "signal");
+  }
+  return 0;
+}
+
 }  // namespace
 
 int RunServe(const fabric_emu::Scenario& given, const ServeOptions& options) {
   const fabric_emu::Scenario scenario = WithDefaultDeviceArgs(given);
   std::ostream null_log(nullptr);
   std::ostream& log = options.log != nullptr ? *options.log : null_log;
-  auto fail = [&log](const std::string& why) {
-    log << "serve: " << why << "\n";
-    return 1;
-  };
+  const auto fail = [&log](const std::string& why) { return Fail(log, why); };
   // What the user can fix before anything starts: refused as a software run refuses it.
   auto refuse = [&log](const std::string& why) {
     log << "serve: " << why << "\n";
@@ -143,186 +361,7 @@ int RunServe(const fabric_emu::Scenario& given, const ServeOptions& options) {
     api = api::ApiSession::Start(options.api, "realtime", options.out_dir, log);
   }
   if (!api.ok()) return refuse(api.status().message());
-
-  log << "serve: EAL arguments: " << Join(eal_args) << "\n";
-  dp::EalOptions eal;
-  eal.raw_args = eal_args;
-  if (Status s = dp::InitEal(eal); !s.ok()) return fail(s.message());
-
-  // The fabric without traffic, then the scenario's messages less those from or to a real host:
-  // a real host has no emulated NIC to send them or to acknowledge them.
-  const uint64_t seed = scenario.run().seed();
-  std::unordered_set<uint32_t> real_hosts;
-  for (const auto& p : scenario.realtime().port()) {
-    real_hosts.insert(static_cast<uint32_t>(p.host()));
-  }
-  StatusOr<topo::Graph> graph = topo::BuildTopology(scenario.topology(), options.scenario_dir);
-  if (!graph.ok()) return fail("topology." + graph.status().message());
-  StatusOr<Workload> all = BuildWorkload(scenario, *graph, seed, options.scenario_dir);
-  if (!all.ok()) return fail(all.status().message());
-  std::vector<uint8_t> real(all->size(), 0);
-  for (uint32_t i = 0; i < all->size(); ++i) {
-    const Flow& f = all->flows[i];
-    real[i] = real_hosts.contains(f.src_host) || real_hosts.contains(f.dst_host) ? 1 : 0;
-  }
-  Workload emulated = LeaveOut(*all, std::move(real));
-  // Counted here: `emulated` moves into the emulation below.
-  const size_t messages_left_out = all->size() - emulated.size();
-  if (messages_left_out > 0) {
-    log << "serve: " << messages_left_out
-        << " scenario messages are from or to a real host, or wait for one, and are left out\n";
-  }
-  StatusOr<std::unique_ptr<Emulation>> built = BuildEmulation(
-      scenario, std::move(emulated), seed, options.scenario_dir, dp::PoolMemory::kDpdkHeap);
-  if (!built.ok()) {
-    const std::string why = built.status().message();  // a copy: the status is a temporary
-    // A packet pool that does not fit: the one failure a user fixes with EAL arguments.
-    const bool pool = why.find("mbufs") != std::string::npos;
-    return fail(why + (pool ? " (raise -m in realtime.eal_args or --eal)" : ""));
-  }
-  Emulation& e = **built;
-
-  PoolPtr rx_pool(rte_pktmbuf_pool_create("fe_rt_rx", kRxPoolMbufs, 256, dp::kPacketPrivBytes,
-                                          kRxDataRoomBytes, SOCKET_ID_ANY));
-  if (rx_pool == nullptr) {
-    return fail("cannot create the receive mbuf pool of " + std::to_string(kRxPoolMbufs) +
-                " mbufs: raise -m in realtime.eal_args or --eal");
-  }
-
-  const cong::DscpMapConfig dscp_map = ScenarioDscpMap(scenario);
-  Attached attached;
-  std::vector<dp::RealtimeAttachment> attachments;
-  std::vector<ServePortReport> port_reports;
-  std::vector<RealHostPlace> places;
-  for (const auto& p : scenario.realtime().port()) {
-    StatusOr<std::unique_ptr<dp::EthPort>> port =
-        dp::EthPort::Open(dp::EthPortParams{.device_args = p.device_args()}, rx_pool.get());
-    if (!port.ok()) return fail(port.status().message());
-    dp::ExternalHostParams hp;
-    hp.host = static_cast<uint32_t>(p.host());
-    hp.num_hosts = static_cast<uint32_t>(e.graph.num_hosts());
-    hp.dscp_map = dscp_map;
-    hp.probe_pool = rx_pool.get();
-    auto host = std::make_unique<dp::ExternalHost>(hp);
-    host->ConnectUplink(&e.fabric->AttachExternal(hp.host, host.get()));
-    attachments.push_back({port->get(), host.get()});
-    attached.ports.push_back(std::move(port).value());
-    attached.hosts.push_back(std::move(host));
-    ServePortReport r;
-    r.device_args = p.device_args();
-    r.host = hp.host;
-    port_reports.push_back(r);
-    places.push_back({hp.host, p.device_args()});
-  }
-  log << ServeBanner(scenario.name(), e.graph, e.routes, places);
-
-  // Capture writes from the fabric's lcore: a user who asks for it accepts its cost in lateness.
-  std::vector<dp::ExternalHost*> real_host_ptrs;
-  for (const auto& h : attached.hosts) real_host_ptrs.push_back(h.get());
-  StatusOr<std::unique_ptr<dp::PcapngWriter>> capture =
-      AttachCapture(scenario, outputs->staging_dir(), &e, real_host_ptrs);
-  if (!capture.ok()) return fail(capture.status().message());
-
-  if (*api != nullptr) {
-    StatusOr<std::unique_ptr<RateSampler>> rates = NewRateSampler(scenario, &e, Time::FromNs(1));
-    if (!rates.ok()) return fail(rates.status().message());
-    (*api)->Attach(
-        &e, scenario.name(),
-        scenario.run().stop_ns() > 0 ? std::optional(scenario.run().stop_ns()) : std::nullopt,
-        std::move(rates).value());
-  }
-  // The run's lateness so far, interval by interval, for the API's histogram.
-  dp::LatenessHistogram lateness;
-
-  dp::RealtimeLoopParams lp;
-  if (scenario.run().stop_ns() > 0) lp.duration = Time::FromNs(scenario.run().stop_ns());
-  lp.behind_threshold = kBehindThreshold;
-  lp.stop_requested = [&stop, &api, &e, &lateness] {
-    if (*api == nullptr) return stop.Requested();
-    (*api)->BetweenSlices(e.sched.Now(), 0, &lateness);
-    return stop.Requested() || (*api)->stop_requested();
-  };
-  if (scenario.run().progress() || *api != nullptr) {
-    lp.on_progress = [&log, &lateness,
-                      progress = scenario.run().progress()](const dp::RealtimeProgress& p) {
-      lateness.Merge(p.lateness);
-      if (progress) log << ServeProgressLine(p, kBehindThreshold) << std::flush;
-    };
-  }
-  // A second EAL lcore, if the EAL has one, polls the devices.
-  const unsigned io = rte_get_next_lcore(-1, 1, 0);
-  if (io < RTE_MAX_LCORE) lp.io_lcore = static_cast<int>(io);
-  log << "serve: running" << (lp.io_lcore >= 0 ? " (I/O on lcore " + std::to_string(io) + ")" : "")
-      << "; Ctrl-C stops\n";
-
-  ServeReport report;
-  {
-    const dp::TscClock clock;  // emulated time 0 is now
-    if (*api != nullptr) (*api)->UseLiveClock(&clock);
-    dp::RealtimeLoop loop(&e.sched, &clock, attachments, lp);
-    StatusOr<dp::RealtimeStats> stats = loop.Run();
-    if (*api != nullptr) (*api)->UseLiveClock(nullptr);  // the clock ends with this block
-    if (!stats.ok()) return fail(stats.status().message());
-    report.loop = *stats;
-  }
-  DetachCapture(scenario, &e, real_host_ptrs);
-  report.switch_queues = SwitchQueuesText(e);
-  report.paused_host_uplinks = PausedHostsJson(e);
-  report.mbufs_freed_at_teardown = Teardown(&attached, &e, &port_reports);
-  report.fabric_pool_in_use = e.fabric->mbufs_in_use();
-  report.rx_pool_in_use = rte_mempool_in_use_count(rx_pool.get());
-
-  report.scenario_name = scenario.name();
-  report.seed = seed;
-  report.hosts = e.graph.num_hosts();
-  report.switches = e.graph.num_switches();
-  report.links = e.graph.links().size();
-  report.eal_args = eal_args;
-  report.two_lcores = lp.io_lcore >= 0;
-  report.stopped_by = report.loop.stopped_by_request
-                          ? (*api != nullptr && (*api)->stop_requested() ? "api" : "signal")
-                          : "duration";
-  report.behind_threshold = kBehindThreshold;
-  report.ports = port_reports;
-  report.fabric = e.fabric->Totals();
-  report.messages = e.fabric->messages().size();
-  report.messages_delivered = e.fabric->messages_delivered();
-  report.messages_left_out = messages_left_out;
-
-  const std::string path = options.out_dir + "/summary.json";
-  if (Status s = outputs->Write("summary.json", ServeSummaryJson(report)); !s.ok()) {
-    return fail(s.message());
-  }
-  // The commands the run applied (its schedule's, the API's), to replay in software mode.
-  const bool has_events = e.commands != nullptr && e.commands->any_scheduled();
-  if (has_events) {
-    if (Status s = outputs->Write("events.csv", EventsCsv(e.commands->applied())); !s.ok()) {
-      return fail(s.message());
-    }
-  }
-  // The capture is still open: renamed, its descriptor writes on into the file at its new name.
-  if (Status s = outputs->Commit(); !s.ok()) return fail(s.message());
-  const dp::LatenessHistogram& h = report.loop.lateness;
-  log << "serve: stopped by " << report.stopped_by << " after " << report.loop.elapsed.seconds()
-      << " s; lateness p50 " << h.QuantileNs(0.5) << " ns, p99 " << h.QuantileNs(0.99)
-      << " ns, max " << h.max_ns() << " ns over " << h.count() << " events\n";
-  if (report.loop.fell_behind()) {
-    log << "serve: FELL BEHIND real time: " << report.loop.events_behind << " events ran more than "
-        << kBehindThreshold.ns() / 1000
-        << " us late; emulated delays were longer than the scenario says\n";
-  }
-  if (report.fabric_pool_in_use + report.rx_pool_in_use != 0) {
-    log << "serve: " << report.fabric_pool_in_use + report.rx_pool_in_use
-        << " mbufs were not returned to their pools (a leak)\n";
-  }
-  log << "serve: wrote " << path << "\n";
-  if (has_events) log << "serve: wrote " << options.out_dir << "/events.csv\n";
-  if (*api != nullptr) {
-    (*api)->Finish(report.loop.events_run, report.loop.elapsed.seconds(), &report.loop.lateness);
-    // A signal stopped the loop: it asked the process to end, not to go on answering.
-    (*api)->HoldIfAsked(log, report.stopped_by == "signal");
-  }
-  return 0;
+  return RunOnDevices(scenario, options, eal_args, &stop, &*outputs, api->get(), log);
 }
 
 }  // namespace fe::control
