@@ -130,6 +130,34 @@ FlowMetrics CollectFlowMetrics(const Emulation& e, uint32_t mtu_payload_bytes) {
   return metrics;
 }
 
+namespace {
+
+// The NICs' packet and byte counters, in summary.json's order.
+void AddNicCounters(const dp::FabricTotals& t, Json* out) {
+  Json& j = *out;
+  j["bytes_sent"] = t.nics.payload_bytes_sent;
+  j["bytes_delivered"] = t.nics.payload_bytes_received;
+  j["packets_sent"] = t.nics.data_packets_sent;
+  // Accepted in order: go-back-N discards what comes past a gap, and duplicates (counted in
+  // retransmissions.discarded_packets), so this is the packets the messages are made of.
+  const uint64_t discarded = t.nics.out_of_sequence + t.nics.duplicates;
+  j["packets_delivered"] = t.nics.data_packets_received - discarded;
+  // Arrived with a PSN above the one their receiver expected next: go-back-N discards them (they
+  // are in discarded_packets), the out-of-order mode keeps them.
+  j["reordered_packets"] = t.nics.reordered_packets;
+  j["acks_sent"] = t.nics.acks_sent;
+  // Retransmitted packets and bytes are inside packets_sent and bytes_sent, which count each
+  // transmission: packets_sent = packets_delivered + data drops + discarded_packets.
+  j["retransmissions"] =
+      Json{{"packets", t.nics.retransmitted_packets}, {"payload_bytes", t.nics.retransmitted_bytes},
+           {"timeouts", t.nics.retransmit_timeouts},  {"fast", t.nics.fast_retransmits},
+           {"retry_exceeded", t.nics.retry_exceeded}, {"naks", t.nics.naks_sent},
+           {"discarded_packets", discarded}};
+  j["cnps"] = Json{{"sent", t.nics.cnps_sent}, {"received", t.nics.cnps_received}};
+}
+
+}  // namespace
+
 SplicedJson SummaryDocument(const fabric_emu::Scenario& scenario, uint64_t seed,
                             const SoftwareRunResult& run, const FlowSummary& flows) {
   const Emulation& e = *run.emulation;
@@ -165,25 +193,7 @@ SplicedJson SummaryDocument(const fabric_emu::Scenario& scenario, uint64_t seed,
   const std::vector<MessageOutcome> outcomes = OutcomesOf(e.fabric->messages());
   j["jobs"] = JobsJson(e.workload, outcomes);
   AddIterationTimes(JobTimings(e.workload, outcomes), &j["jobs"]);
-  j["bytes_sent"] = t.nics.payload_bytes_sent;
-  j["bytes_delivered"] = t.nics.payload_bytes_received;
-  j["packets_sent"] = t.nics.data_packets_sent;
-  // Accepted in order: go-back-N discards what comes past a gap, and duplicates (counted in
-  // retransmissions.discarded_packets), so this is the packets the messages are made of.
-  const uint64_t discarded = t.nics.out_of_sequence + t.nics.duplicates;
-  j["packets_delivered"] = t.nics.data_packets_received - discarded;
-  // Arrived with a PSN above the one their receiver expected next: go-back-N discards them (they
-  // are in discarded_packets), the out-of-order mode keeps them.
-  j["reordered_packets"] = t.nics.reordered_packets;
-  j["acks_sent"] = t.nics.acks_sent;
-  // Retransmitted packets and bytes are inside packets_sent and bytes_sent, which count each
-  // transmission: packets_sent = packets_delivered + data drops + discarded_packets.
-  j["retransmissions"] =
-      Json{{"packets", t.nics.retransmitted_packets}, {"payload_bytes", t.nics.retransmitted_bytes},
-           {"timeouts", t.nics.retransmit_timeouts},  {"fast", t.nics.fast_retransmits},
-           {"retry_exceeded", t.nics.retry_exceeded}, {"naks", t.nics.naks_sent},
-           {"discarded_packets", discarded}};
-  j["cnps"] = Json{{"sent", t.nics.cnps_sent}, {"received", t.nics.cnps_received}};
+  AddNicCounters(t, &j);
   j["packet_hops"] = t.packet_hops;
   j["wire_bytes"] = t.wire_bytes;
   Json by_reason = Json::object();

@@ -1,5 +1,4 @@
 #include "control/run/software_run.h"
-#include "control/scenario/nic_params.h"
 
 #include <algorithm>
 #include <chrono>
@@ -15,6 +14,7 @@
 #include "control/report/message_counts.h"
 #include "control/run/capture.h"
 #include "control/run/progress_watch.h"
+#include "control/scenario/nic_params.h"
 #include "control/scenario/scenario_validator.h"
 #include "topology/partition.h"
 
@@ -84,6 +84,145 @@ StatusOr<std::unique_ptr<RateSampler>> NewRateSampler(const fabric_emu::Scenario
       RateSources{&e->fabric->nic(0).config().dcqcn, &e->fabric->hpcc()});
 }
 
+namespace {
+
+// Runs on every lane of run.cores that nothing shared rules out; windows either way.
+void SetUpLanes(const fabric_emu::Scenario& scenario, bool capture, Emulation* e) {
+  e->sched.EnableWindows(e->fabric->lookahead(), e->fabric->num_domains());
+  std::string one_core_why;
+  if (const uint32_t lanes = LanesFor(scenario, *e, capture, &one_core_why); lanes > 1) {
+    EnableCores(lanes, e);
+  } else if (!one_core_why.empty() && scenario.run().progress()) {
+    std::cerr << "fabric-emu: note: running on one core (run.cores " << scenario.run().cores()
+              << "): " << one_core_why << "; the results are the same\n";
+  }
+}
+
+// The scenario's samplers, started, and the API's view of the run.
+Status StartSamplers(const fabric_emu::Scenario& scenario, const SoftwareRunOptions& options,
+                     SoftwareRunResult* r) {
+  Emulation& e = *r->emulation;
+  if (scenario.run().rate_sample_interval_ns() > 0) {
+    StatusOr<std::unique_ptr<RateSampler>> rates =
+        NewRateSampler(scenario, &e, Time::FromNs(scenario.run().rate_sample_interval_ns()));
+    if (!rates.ok()) return rates.status();
+    r->rates = std::move(rates).value();
+    r->rates->Start();
+  }
+  if (scenario.run().queue_sample_interval_ns() > 0) {
+    r->queues = std::make_unique<QueueSampler>(
+        &e.sched, e.fabric.get(), Time::FromNs(scenario.run().queue_sample_interval_ns()));
+    r->queues->Start();
+  }
+  if (options.api != nullptr) {
+    StatusOr<std::unique_ptr<RateSampler>> rates = NewRateSampler(scenario, &e, Time::FromNs(1));
+    if (!rates.ok()) return rates.status();
+    options.api->Attach(&e, scenario.name(),
+                        scenario.run().stop_ns() > 0
+                            ? std::optional<double>(scenario.run().stop_ns())
+                            : std::nullopt,
+                        std::move(rates).value());
+  }
+  return Status::Ok();
+}
+
+// Why the run must stop after a slice for lack of memory (packets, sample rows), in r; false
+// when it may go on.
+bool OutOfMemory(const SoftwareRunOptions& options, SoftwareRunResult* r) {
+  const Emulation& e = *r->emulation;
+  if (e.fabric->nic_alloc_failures() > 0) {
+    r->failure = OutOfPacketsMessage(e.packet_budget, dp::PacketsInUse(e.fabric->pool()),
+                                     e.sched.Now(), e.fabric->Totals().nics.retransmit_timeouts);
+    r->stop_reason = "packet memory";
+    return true;
+  }
+  // The samplers keep their rows in memory until the run ends: a grid too fine for the fabric
+  // and the run's length stops the run with a way out, rather than exhausting memory.
+  const size_t rows = (r->rates != nullptr ? r->rates->samples().size() : 0) +
+                      (r->queues != nullptr ? r->queues->samples().size() : 0);
+  if (rows > options.max_sample_rows) {
+    r->failure = "rates.csv and queues.csv would hold more than " +
+                 std::to_string(options.max_sample_rows) + " rows by simulated " +
+                 std::to_string(e.sched.Now().ns()) +
+                 " ns; raise run.rate_sample_interval_ns or run.queue_sample_interval_ns";
+    r->stop_reason = "sample row limit";
+    return true;
+  }
+  return false;
+}
+
+// Slices of the run until it ends or something stops it (the reason in r->stop_reason).
+void RunSlices(const fabric_emu::Scenario& scenario, const SoftwareRunOptions& options,
+               dp::PcapngWriter* capture, SoftwareRunResult* r) {
+  Emulation& e = *r->emulation;
+  const Time stop =
+      scenario.run().stop_ns() > 0 ? Time::FromNs(scenario.run().stop_ns()) : Time::Infinite();
+  ProgressWatch watch(&e, NoProgressTimeout(scenario));
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point start = Clock::now();
+  r->startup_wall_s = WallSecondsSinceProcessStart();
+  Clock::time_point next_report = start + std::chrono::seconds(1);
+  for (;;) {
+    // A run that makes no progress checks in at its deadline rather than running past it.
+    const Time until = std::min(stop, watch.deadline());
+    // Pacing slices the run by wall time: it stops between windows, never cutting one, so that a
+    // paced run gives the unpaced run's results.
+    const Time start_by =
+        options.api != nullptr ? options.api->SliceEnd(e.sched.ran_until()) : Time::Infinite();
+    const uint64_t ran = e.sched.RunUntil(until, kEventsPerSlice, start_by);
+    r->events += ran;
+    if (options.after_slice) options.after_slice(e, r->events);
+    if (capture != nullptr) capture->Flush();
+    if (OutOfMemory(options, r)) break;
+    // Short of a full slice, the scheduler ran everything up to `until`, unless pacing stopped
+    // it.
+    const bool slice_done =
+        ran < kEventsPerSlice && (e.sched.empty() || e.sched.ran_until() > until);
+    if (std::optional<std::string> stall =
+            watch.Check(slice_done && !e.sched.empty() ? until : e.sched.Now())) {
+      r->no_progress = std::move(*stall);
+      r->stop_reason = "no progress";
+      break;
+    }
+    if (options.signals != nullptr && options.signals->Requested()) {
+      r->stop_signal = options.signals->signal_number();
+      r->stop_reason = std::string("signal ") + StopSignals::Name(r->stop_signal);
+      break;
+    }
+    if (slice_done && (e.sched.empty() || until == stop)) break;
+    if (options.api != nullptr) {
+      options.api->BetweenSlices(e.sched.ran_until(), r->events, nullptr, [&options] {
+        return options.signals != nullptr && options.signals->Requested();
+      });
+      if (options.api->stop_requested()) {
+        r->stop_reason = "api shutdown";
+        break;
+      }
+    }
+    if (options.progress != nullptr && Clock::now() >= next_report) {
+      PrintProgress(*options.progress, e, r->events,
+                    std::chrono::duration<double>(Clock::now() - start).count());
+      next_report += std::chrono::seconds(1);
+    }
+  }
+  r->wall_time_s = std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// The run's length: when its last message completed, unless it was stopped first.
+Time SimulatedTime(const Emulation& e, bool stopped) {
+  if (stopped) return e.sched.Now();
+  Time last = Time::Zero();
+  const dp::MessageTable& messages = e.fabric->messages();
+  for (uint32_t id = 0; id < messages.size(); ++id) {
+    const Time end = messages.completed(id) ? messages.sender[id].completed_at
+                                            : messages.receiver[id].delivered_at;
+    if (end != Time::Infinite() && end > last) last = end;
+  }
+  return last;
+}
+
+}  // namespace
+
 StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
                                         const SoftwareRunOptions& options) {
   StatusOr<std::unique_ptr<Emulation>> built =
@@ -99,123 +238,18 @@ StatusOr<SoftwareRunResult> RunSoftware(const fabric_emu::Scenario& scenario,
   StatusOr<std::unique_ptr<dp::PcapngWriter>> capture =
       AttachCapture(scenario, options.out_dir, &e);
   if (!capture.ok()) return capture.status();
-  e.sched.EnableWindows(e.fabric->lookahead(), e.fabric->num_domains());
-  std::string one_core_why;
-  if (const uint32_t lanes = LanesFor(scenario, e, *capture != nullptr, &one_core_why); lanes > 1) {
-    EnableCores(lanes, &e);
-  } else if (!one_core_why.empty() && scenario.run().progress()) {
-    std::cerr << "fabric-emu: note: running on one core (run.cores " << scenario.run().cores()
-              << "): " << one_core_why << "; the results are the same\n";
-  }
+  SetUpLanes(scenario, *capture != nullptr, &e);
   // A window runs node after node: frames reach the capture out of time order within a window,
   // and are written in order at the end of each slice (whole windows) of the run.
   if (*capture != nullptr) (*capture)->HoldUntilFlush();
-  if (scenario.run().rate_sample_interval_ns() > 0) {
-    StatusOr<std::unique_ptr<RateSampler>> rates =
-        NewRateSampler(scenario, &e, Time::FromNs(scenario.run().rate_sample_interval_ns()));
-    if (!rates.ok()) return rates.status();
-    r.rates = std::move(rates).value();
-    r.rates->Start();
-  }
-  if (scenario.run().queue_sample_interval_ns() > 0) {
-    r.queues = std::make_unique<QueueSampler>(
-        &e.sched, e.fabric.get(), Time::FromNs(scenario.run().queue_sample_interval_ns()));
-    r.queues->Start();
-  }
-
-  const Time stop =
-      scenario.run().stop_ns() > 0 ? Time::FromNs(scenario.run().stop_ns()) : Time::Infinite();
-  if (options.api != nullptr) {
-    StatusOr<std::unique_ptr<RateSampler>> rates = NewRateSampler(scenario, &e, Time::FromNs(1));
-    if (!rates.ok()) return rates.status();
-    options.api->Attach(&e, scenario.name(),
-                        scenario.run().stop_ns() > 0
-                            ? std::optional<double>(scenario.run().stop_ns())
-                            : std::nullopt,
-                        std::move(rates).value());
-  }
-  ProgressWatch watch(&e, NoProgressTimeout(scenario));
-  using Clock = std::chrono::steady_clock;
-  const Clock::time_point start = Clock::now();
-  r.startup_wall_s = WallSecondsSinceProcessStart();
-  Clock::time_point next_report = start + std::chrono::seconds(1);
-  for (;;) {
-    // A run that makes no progress checks in at its deadline rather than running past it.
-    const Time until = std::min(stop, watch.deadline());
-    // Pacing slices the run by wall time: it stops between windows, never cutting one, so that a
-    // paced run gives the unpaced run's results.
-    const Time start_by =
-        options.api != nullptr ? options.api->SliceEnd(e.sched.ran_until()) : Time::Infinite();
-    const uint64_t ran = e.sched.RunUntil(until, kEventsPerSlice, start_by);
-    r.events += ran;
-    if (options.after_slice) options.after_slice(e, r.events);
-    if (*capture != nullptr) (*capture)->Flush();
-    if (e.fabric->nic_alloc_failures() > 0) {
-      r.failure = OutOfPacketsMessage(e.packet_budget, dp::PacketsInUse(e.fabric->pool()),
-                                      e.sched.Now(), e.fabric->Totals().nics.retransmit_timeouts);
-      r.stop_reason = "packet memory";
-      break;
-    }
-    // The samplers keep their rows in memory until the run ends: a grid too fine for the fabric
-    // and the run's length stops the run with a way out, rather than exhausting memory.
-    const size_t rows = (r.rates != nullptr ? r.rates->samples().size() : 0) +
-                        (r.queues != nullptr ? r.queues->samples().size() : 0);
-    if (rows > options.max_sample_rows) {
-      r.failure = "rates.csv and queues.csv would hold more than " +
-                  std::to_string(options.max_sample_rows) + " rows by simulated " +
-                  std::to_string(e.sched.Now().ns()) +
-                  " ns; raise run.rate_sample_interval_ns or run.queue_sample_interval_ns";
-      r.stop_reason = "sample row limit";
-      break;
-    }
-    // Short of a full slice, the scheduler ran everything up to `until`, unless pacing stopped
-    // it.
-    const bool slice_done =
-        ran < kEventsPerSlice && (e.sched.empty() || e.sched.ran_until() > until);
-    if (std::optional<std::string> stall =
-            watch.Check(slice_done && !e.sched.empty() ? until : e.sched.Now())) {
-      r.no_progress = std::move(*stall);
-      r.stop_reason = "no progress";
-      break;
-    }
-    if (options.signals != nullptr && options.signals->Requested()) {
-      r.stop_signal = options.signals->signal_number();
-      r.stop_reason = std::string("signal ") + StopSignals::Name(r.stop_signal);
-      break;
-    }
-    if (slice_done && (e.sched.empty() || until == stop)) break;
-    if (options.api != nullptr) {
-      options.api->BetweenSlices(e.sched.ran_until(), r.events, nullptr, [&options] {
-        return options.signals != nullptr && options.signals->Requested();
-      });
-      if (options.api->stop_requested()) {
-        r.stop_reason = "api shutdown";
-        break;
-      }
-    }
-    if (options.progress != nullptr && Clock::now() >= next_report) {
-      PrintProgress(*options.progress, e, r.events,
-                    std::chrono::duration<double>(Clock::now() - start).count());
-      next_report += std::chrono::seconds(1);
-    }
-  }
-  r.wall_time_s = std::chrono::duration<double>(Clock::now() - start).count();
+  if (Status s = StartSamplers(scenario, options, &r); !s.ok()) return s;
+  RunSlices(scenario, options, capture->get(), &r);
   DetachCapture(scenario, &e);
   // Lazy timers (retransmission, rate increase) may outlive the traffic and fire as no-ops:
   // events left at the stop mean work was cut short only if some message is not finished yet.
   r.stopped_early = !e.sched.empty() && e.fabric->MessagesUnfinished() > 0;
   if (r.stopped_early && r.stop_reason.empty()) r.stop_reason = "run.stop_ns";
-  // The run's length is when its last message completed, unless it was stopped first.
-  const bool stopped = !r.stop_reason.empty();
-  r.simulated_time = stopped ? e.sched.Now() : Time::Zero();
-  if (!stopped) {
-    const dp::MessageTable& messages = e.fabric->messages();
-    for (uint32_t id = 0; id < messages.size(); ++id) {
-      const Time end = messages.completed(id) ? messages.sender[id].completed_at
-                                              : messages.receiver[id].delivered_at;
-      if (end != Time::Infinite() && end > r.simulated_time) r.simulated_time = end;
-    }
-  }
+  r.simulated_time = SimulatedTime(e, !r.stop_reason.empty());
   return r;
 }
 
