@@ -2,14 +2,26 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 namespace fe::cong {
 namespace {
 
-Status FieldError(const char* field, const std::string& why) {
-  return Status::Error(std::string("dcqcn.") + field + ": " + why);
+// DCQCN replays its timers' expiries up to each paced packet's start: at a floor of 1 Mb/s
+// (ConnectX's smallest rpg_min_rate) and timers of 1 us, a 9 KB packet's gap holds some 74,000.
+// Below either, the replays per packet grow past what a NIC model can afford.
+constexpr Rate kMinMinRate = Rate::FromMbps(1);
+constexpr Time kMinTimerPeriod = Time::FromUs(1);
+
+// A number as a user writes it: no trailing zeros, at most 15 digits.
+std::string Num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.15g", v);
+  return buf;
 }
+std::string Mbps(Rate r) { return Num(static_cast<double>(r.bps()) / 1e6); }
+std::string Ns(Time t) { return Num(t.fractional_ns()); }
 
 // Rounds up, so that R_C reaches R_T exactly instead of stalling 1 b/s below it (the floor of
 // the midpoint of R_T - 1 and R_T is R_T - 1): only a QP back at line rate can disarm its timer.
@@ -78,37 +90,86 @@ DcqcnParams DcqcnParams::NvidiaConnectX() {
   return p;
 }
 
-StatusOr<DcqcnConfig> Compile(const DcqcnParams& p) {
-  if (p.line_rate.bps() <= 0) return FieldError("line_rate", "must be positive");
-  if (p.min_rate.bps() <= 0 || p.min_rate > p.line_rate) {
-    return FieldError("min_rate", "must be positive and at most line_rate, got " +
-                                      std::to_string(p.min_rate.bps()) + " b/s");
+const char* DcqcnFieldName(DcqcnField field) {
+  switch (field) {
+    case DcqcnField::kLineRate:
+      return "line_rate";
+    case DcqcnField::kMinRate:
+      return "min_rate";
+    case DcqcnField::kG:
+      return "g";
+    case DcqcnField::kInitialAlpha:
+      return "initial_alpha";
+    case DcqcnField::kAlphaUpdatePeriod:
+      return "alpha_update_period";
+    case DcqcnField::kRateReduceMonitorPeriod:
+      return "rate_reduce_monitor_period";
+    case DcqcnField::kMinDecreaseFactor:
+      return "min_decrease_factor";
+    case DcqcnField::kIncreaseTimerPeriod:
+      return "increase_timer_period";
+    case DcqcnField::kByteCounterBytes:
+      return "byte_counter_bytes";
+    case DcqcnField::kAdditiveIncrease:
+      return "additive_increase";
+    case DcqcnField::kHyperIncrease:
+      return "hyper_increase";
   }
-  if (!(p.g > 0 && p.g <= 1)) {
-    return FieldError("g", "must be in (0, 1], got " + std::to_string(p.g));
+  return "?";
+}
+
+std::vector<DcqcnError> Check(const DcqcnParams& p) {
+  std::vector<DcqcnError> errors;
+  const auto refuse = [&errors](DcqcnField field, std::string reason) {
+    errors.push_back({field, std::move(reason)});
+  };
+  // Negated comparisons, so that a NaN is refused too.
+  if (p.line_rate.bps() <= 0) refuse(DcqcnField::kLineRate, "must be positive");
+  if (p.min_rate < kMinMinRate || p.min_rate > p.line_rate) {
+    refuse(DcqcnField::kMinRate, "must be in [" + Mbps(kMinMinRate) + ", " + Mbps(p.line_rate) +
+                                     "] (in Mb/s: 1 (ConnectX's smallest rpg_min_rate) up to the "
+                                     "link rate), got " +
+                                     Mbps(p.min_rate));
   }
+  if (!(p.g > 0 && p.g <= 1)) refuse(DcqcnField::kG, "must be in (0, 1], got " + Num(p.g));
   if (!(p.initial_alpha >= 0 && p.initial_alpha <= 1)) {
-    return FieldError("initial_alpha", "must be in [0, 1], got " + std::to_string(p.initial_alpha));
+    refuse(DcqcnField::kInitialAlpha, "must be in [0, 1], got " + Num(p.initial_alpha));
   }
-  if (p.alpha_update_period <= Time::Zero()) {
-    return FieldError("alpha_update_period", "must be positive");
+  const std::string timer_range =
+      "must be at least " + Ns(kMinTimerPeriod) + " (in ns: DCQCN's timers run in microseconds)";
+  if (p.alpha_update_period < kMinTimerPeriod) {
+    refuse(DcqcnField::kAlphaUpdatePeriod, timer_range + ", got " + Ns(p.alpha_update_period));
   }
   if (p.rate_reduce_monitor_period < Time::Zero()) {
-    return FieldError("rate_reduce_monitor_period", "must not be negative");
+    refuse(
+        DcqcnField::kRateReduceMonitorPeriod,
+        "must be >= 0 (in ns; 0: every CNP cuts at once), got " + Ns(p.rate_reduce_monitor_period));
   }
   if (!(p.min_decrease_factor >= 0 && p.min_decrease_factor < 1)) {
-    return FieldError("min_decrease_factor",
-                      "must be in [0, 1), got " + std::to_string(p.min_decrease_factor));
+    refuse(DcqcnField::kMinDecreaseFactor, "must be in [0, 1), got " + Num(p.min_decrease_factor));
   }
-  if (p.increase_timer_period <= Time::Zero()) {
-    return FieldError("increase_timer_period", "must be positive");
+  if (p.increase_timer_period < kMinTimerPeriod) {
+    refuse(DcqcnField::kIncreaseTimerPeriod, timer_range + ", got " + Ns(p.increase_timer_period));
   }
   if (p.byte_counter_bytes <= 0) {
-    return FieldError("byte_counter_bytes",
-                      "must be positive, got " + std::to_string(p.byte_counter_bytes));
+    refuse(DcqcnField::kByteCounterBytes,
+           "must be > 0, got " + std::to_string(p.byte_counter_bytes));
   }
-  if (p.additive_increase.bps() < 0) return FieldError("additive_increase", "must not be negative");
-  if (p.hyper_increase.bps() < 0) return FieldError("hyper_increase", "must not be negative");
+  if (p.additive_increase.bps() < 0) {
+    refuse(DcqcnField::kAdditiveIncrease,
+           "must be >= 0 (in Mb/s), got " + Mbps(p.additive_increase));
+  }
+  if (p.hyper_increase.bps() < 0) {
+    refuse(DcqcnField::kHyperIncrease, "must be >= 0 (in Mb/s), got " + Mbps(p.hyper_increase));
+  }
+  return errors;
+}
+
+StatusOr<DcqcnConfig> Compile(const DcqcnParams& p) {
+  if (const std::vector<DcqcnError> errors = Check(p); !errors.empty()) {
+    return Status::Error(std::string("dcqcn.") + DcqcnFieldName(errors[0].field) + ": " +
+                         errors[0].reason);
+  }
 
   DcqcnConfig c;
   c.line_rate_bps = p.line_rate.bps();

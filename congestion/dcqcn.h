@@ -11,6 +11,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "core/status.h"
 #include "core/units.h"
@@ -76,7 +78,34 @@ struct DcqcnConfig {
   int64_t hyper_increase_bps = 0;
 };
 
-// Refuses an inconsistent parameter set; the message names the field ("dcqcn.g: ...").
+// A field of DcqcnParams, so that an error can name it without the caller matching text: the
+// scenario validator maps each to the field of the file that sets it.
+enum class DcqcnField : uint8_t {
+  kLineRate,
+  kMinRate,
+  kG,
+  kInitialAlpha,
+  kAlphaUpdatePeriod,
+  kRateReduceMonitorPeriod,
+  kMinDecreaseFactor,
+  kIncreaseTimerPeriod,
+  kByteCounterBytes,
+  kAdditiveIncrease,
+  kHyperIncrease,
+};
+// The field's name in DcqcnParams ("g", "min_rate").
+const char* DcqcnFieldName(DcqcnField field);
+
+struct DcqcnError {
+  DcqcnField field;
+  std::string reason;  // the allowed range and the value refused
+};
+
+// Every field outside its allowed range, in declaration order; empty when the set compiles.
+// These ranges are the only ones: the scenario validator reports these errors, not its own.
+std::vector<DcqcnError> Check(const DcqcnParams& params);
+
+// Refuses what Check refuses; the message names the first bad field ("dcqcn.g: ...").
 StatusOr<DcqcnConfig> Compile(const DcqcnParams& params);
 
 enum class DcqcnIncreaseCause : uint8_t { kNone, kTimer, kBytes };

@@ -8,6 +8,18 @@ namespace fe::control {
 
 namespace {
 
+cong::HpccParams BuildHpccParams(const fabric_emu::Hpcc& h) {
+  cong::HpccParams p;
+  p.eta = h.eta();
+  p.max_stage = static_cast<uint32_t>(h.max_stage());
+  p.w_ai_bytes = h.w_ai_bytes();
+  p.expected_flows = static_cast<uint32_t>(h.expected_flows());
+  p.min_rate = Rate::FromMbps(h.min_rate_mbps());
+  return p;
+}
+
+}  // namespace
+
 cong::DcqcnParams BuildDcqcnParams(const fabric_emu::Dcqcn& d) {
   cong::DcqcnParams p = d.preset() == fabric_emu::Dcqcn::NVIDIA
                             ? cong::DcqcnParams::NvidiaConnectX()
@@ -39,17 +51,34 @@ cong::DcqcnParams BuildDcqcnParams(const fabric_emu::Dcqcn& d) {
   return p;
 }
 
-cong::HpccParams BuildHpccParams(const fabric_emu::Hpcc& h) {
-  cong::HpccParams p;
-  p.eta = h.eta();
-  p.max_stage = static_cast<uint32_t>(h.max_stage());
-  p.w_ai_bytes = h.w_ai_bytes();
-  p.expected_flows = static_cast<uint32_t>(h.expected_flows());
-  p.min_rate = Rate::FromMbps(h.min_rate_mbps());
-  return p;
+int DcqcnProtoField(cong::DcqcnField field) {
+  using fabric_emu::Dcqcn;
+  switch (field) {
+    case cong::DcqcnField::kLineRate:
+      return 0;
+    case cong::DcqcnField::kMinRate:
+      return Dcqcn::kMinRateMbpsFieldNumber;
+    case cong::DcqcnField::kG:
+      return Dcqcn::kGFieldNumber;
+    case cong::DcqcnField::kInitialAlpha:
+      return Dcqcn::kInitialAlphaFieldNumber;
+    case cong::DcqcnField::kAlphaUpdatePeriod:
+      return Dcqcn::kAlphaUpdatePeriodNsFieldNumber;
+    case cong::DcqcnField::kRateReduceMonitorPeriod:
+      return Dcqcn::kRateReduceMonitorPeriodNsFieldNumber;
+    case cong::DcqcnField::kMinDecreaseFactor:
+      return Dcqcn::kMinDecreaseFactorFieldNumber;
+    case cong::DcqcnField::kIncreaseTimerPeriod:
+      return Dcqcn::kIncreaseTimerPeriodNsFieldNumber;
+    case cong::DcqcnField::kByteCounterBytes:
+      return Dcqcn::kByteCounterBytesFieldNumber;
+    case cong::DcqcnField::kAdditiveIncrease:
+      return Dcqcn::kAdditiveIncreaseMbpsFieldNumber;
+    case cong::DcqcnField::kHyperIncrease:
+      return Dcqcn::kHyperIncreaseMbpsFieldNumber;
+  }
+  return 0;
 }
-
-}  // namespace
 
 StatusOr<dp::NicParams> BuildNicParams(const fabric_emu::NicConfig& nic) {
   dp::NicParams p;

@@ -1,4 +1,8 @@
 // The NIC section: transport, congestion control and its parameters.
+#include <cmath>
+#include <tuple>
+
+#include "control/scenario/nic_params.h"
 #include "control/scenario/validation.h"
 #include "dataplane/entropy.h"
 #include "dataplane/int_stamp.h"
@@ -21,11 +25,6 @@ constexpr int kMinMtuPayloadBytes = 256;
 constexpr int kMaxMtuPayloadBytes = 9000;
 // A rate is kept in whole bits per second.
 constexpr double kMinRateMbps = 1e-6;
-// DCQCN replays its timers' expiries up to each paced packet's start: at a floor of 1 Mb/s
-// and timers of 1 us, a 9 KB packet's gap holds some 74,000.
-constexpr double kMinDcqcnRateMbps = 1;
-constexpr double kMinDcqcnPeriodNs = 1000;
-
 // HPCC's INT stack holds one record per switch egress port a data packet crosses: a fabric
 // whose routes cross more switches would lose the records of the last hops, and with them the
 // congestion they report.
@@ -47,16 +46,15 @@ void CheckMinRateMbps(Validation& v, const Site& s, int field, double rate_mbps,
   const double max_mbps = v.SlowestHostLinkGbps() * 1000;
   v.out.InRange(s, field, rate_mbps, min_mbps, max_mbps, why);
 }
-// A DCQCN timer: the NIC replays every expiry up to a paced packet's start, so a period far
-// below the gap between packets at the floor rate would be replayed millions of times.
-void CheckDcqcnPeriod(Validation& v, const Site& s, int field, double ns) {
-  v.out.InRange(s, field, ns, kMinDcqcnPeriodNs, kMaxScenarioTimeNs,
-                "in ns: DCQCN's timers run in microseconds; at most 11.6 days");
-}
-// A rate step: 0 up to the fastest link.
-void CheckRateStepMbps(Validation& v, const Site& s, int field, double rate_mbps) {
-  v.out.InRange(s, field, rate_mbps, 0.0, topo::kMaxLinkRateGbps * 1000,
-                "in Mb/s: at most the fastest link");
+// Whether a field converts to the parameters' Time or Rate: finite, and small enough for their
+// 64-bit picoseconds and bits per second. The sign is left to the mechanism's own ranges.
+bool Converts(Validation& v, const Site& s, int field, double value, double limit,
+              const std::string& why) {
+  if (std::isfinite(value) && std::abs(value) <= limit) return true;
+  v.out.Add(s, field,
+            "must be finite and at most " + Num(limit) + " in magnitude (" + why + "), got " +
+                Num(value));
+  return false;
 }
 
 }  // namespace
@@ -65,39 +63,43 @@ void CheckDcqcn(Validation& v, const Dcqcn& d, const Site& s) {
   if (d.preset() == Dcqcn::PRESET_UNSPECIFIED) {
     v.out.Add(s, Dcqcn::kPresetFieldNumber, "must be PAPER or NVIDIA");
   }
-  // Overrides are checked only when given: unset ones take the preset's value.
-  if (d.has_g()) v.out.AboveUpTo(s, Dcqcn::kGFieldNumber, d.g(), 0.0, 1.0);
-  if (d.has_initial_alpha()) {
-    v.out.InRange(s, Dcqcn::kInitialAlphaFieldNumber, d.initial_alpha(), 0.0, 1.0);
+  // First, that every field given converts to the parameters' units (finite, within the ranges
+  // of Time and Rate); unset ones take the preset's value.
+  bool converts = true;
+  for (const auto& [field, has, ns] :
+       {std::tuple{Dcqcn::kAlphaUpdatePeriodNsFieldNumber, d.has_alpha_update_period_ns(),
+                   d.alpha_update_period_ns()},
+        std::tuple{Dcqcn::kRateReduceMonitorPeriodNsFieldNumber,
+                   d.has_rate_reduce_monitor_period_ns(), d.rate_reduce_monitor_period_ns()},
+        std::tuple{Dcqcn::kIncreaseTimerPeriodNsFieldNumber, d.has_increase_timer_period_ns(),
+                   d.increase_timer_period_ns()}}) {
+    if (has) converts &= Converts(v, s, field, ns, kMaxScenarioTimeNs, "in ns: 11.6 days");
   }
-  if (d.has_alpha_update_period_ns()) {
-    CheckDcqcnPeriod(v, s, Dcqcn::kAlphaUpdatePeriodNsFieldNumber, d.alpha_update_period_ns());
-  }
-  if (d.has_rate_reduce_monitor_period_ns()) {
-    v.Duration(s, Dcqcn::kRateReduceMonitorPeriodNsFieldNumber, d.rate_reduce_monitor_period_ns(),
-               false);
-  }
-  if (d.has_min_decrease_factor()) {
-    v.out.FromBelow(s, Dcqcn::kMinDecreaseFactorFieldNumber, d.min_decrease_factor(), 0.0, 1.0);
-  }
-  if (d.has_increase_timer_period_ns()) {
-    CheckDcqcnPeriod(v, s, Dcqcn::kIncreaseTimerPeriodNsFieldNumber, d.increase_timer_period_ns());
-  }
-  if (d.has_byte_counter_bytes()) {
-    v.out.Above<int64_t>(s, Dcqcn::kByteCounterBytesFieldNumber, d.byte_counter_bytes(), 0);
+  for (const auto& [field, has, mbps] :
+       {std::tuple{Dcqcn::kAdditiveIncreaseMbpsFieldNumber, d.has_additive_increase_mbps(),
+                   d.additive_increase_mbps()},
+        std::tuple{Dcqcn::kHyperIncreaseMbpsFieldNumber, d.has_hyper_increase_mbps(),
+                   d.hyper_increase_mbps()},
+        std::tuple{Dcqcn::kMinRateMbpsFieldNumber, d.has_min_rate_mbps(), d.min_rate_mbps()}}) {
+    if (has) {
+      converts &=
+          Converts(v, s, field, mbps, topo::kMaxLinkRateGbps * 1000, "in Mb/s: the fastest link");
+    }
   }
   if (d.has_fast_recovery_steps()) {
-    v.out.AtLeast(s, Dcqcn::kFastRecoveryStepsFieldNumber, d.fast_recovery_steps(), 0);
+    converts &= v.out.AtLeast(s, Dcqcn::kFastRecoveryStepsFieldNumber, d.fast_recovery_steps(), 0);
   }
-  if (d.has_additive_increase_mbps()) {
-    CheckRateStepMbps(v, s, Dcqcn::kAdditiveIncreaseMbpsFieldNumber, d.additive_increase_mbps());
-  }
-  if (d.has_hyper_increase_mbps()) {
-    CheckRateStepMbps(v, s, Dcqcn::kHyperIncreaseMbpsFieldNumber, d.hyper_increase_mbps());
-  }
-  if (d.has_min_rate_mbps()) {
-    CheckMinRateMbps(v, s, Dcqcn::kMinRateMbpsFieldNumber, d.min_rate_mbps(), kMinDcqcnRateMbps,
-                     "in Mb/s: 1 (ConnectX's smallest rpg_min_rate) up to the link rate");
+  if (!converts) return;
+  // Then DCQCN's own ranges, against the slowest NIC any QP runs on.
+  cong::DcqcnParams params = BuildDcqcnParams(d);
+  params.line_rate = Rate::FromGbps(v.SlowestHostLinkGbps());
+  for (const cong::DcqcnError& e : cong::Check(params)) {
+    const int field = DcqcnProtoField(e.field);
+    if (field == 0) {
+      v.out.AddWhole(s, e.reason);
+    } else {
+      v.out.Add(s, field, e.reason);
+    }
   }
 }
 

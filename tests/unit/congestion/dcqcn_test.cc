@@ -245,6 +245,49 @@ TEST(DcqcnTest, CompileNamesTheBadField) {
   }
 }
 
+// The ranges of docs/scenario.md, checked on their edges: Check names the field by its enum, so
+// a caller maps it to its own field without reading the text.
+TEST(DcqcnTest, CheckNamesTheFieldJustOutsideItsRange) {
+  struct Case {
+    DcqcnField field;
+    void (*outside)(DcqcnParams&);
+    void (*inside)(DcqcnParams&);
+  };
+  const Case cases[] = {
+      {DcqcnField::kG, [](DcqcnParams& p) { p.g = 1.000001; }, [](DcqcnParams& p) { p.g = 1; }},
+      {DcqcnField::kG, [](DcqcnParams& p) { p.g = 0; }, [](DcqcnParams& p) { p.g = 1e-9; }},
+      {DcqcnField::kInitialAlpha, [](DcqcnParams& p) { p.initial_alpha = -0.001; },
+       [](DcqcnParams& p) { p.initial_alpha = 0; }},
+      {DcqcnField::kMinDecreaseFactor, [](DcqcnParams& p) { p.min_decrease_factor = 1; },
+       [](DcqcnParams& p) { p.min_decrease_factor = 0.999; }},
+      {DcqcnField::kAlphaUpdatePeriod,
+       [](DcqcnParams& p) { p.alpha_update_period = Time::FromNs(999); },
+       [](DcqcnParams& p) { p.alpha_update_period = Time::FromNs(1000); }},
+      {DcqcnField::kIncreaseTimerPeriod,
+       [](DcqcnParams& p) { p.increase_timer_period = Time::FromNs(999); },
+       [](DcqcnParams& p) { p.increase_timer_period = Time::FromNs(1000); }},
+      {DcqcnField::kMinRate, [](DcqcnParams& p) { p.min_rate = Rate::FromBps(999'999); },
+       [](DcqcnParams& p) { p.min_rate = Rate::FromMbps(1); }},
+      {DcqcnField::kMinRate, [](DcqcnParams& p) { p.min_rate = Rate::FromBps(100 * kGbps + 1); },
+       [](DcqcnParams& p) { p.min_rate = Rate::FromGbps(100); }},
+      {DcqcnField::kByteCounterBytes, [](DcqcnParams& p) { p.byte_counter_bytes = 0; },
+       [](DcqcnParams& p) { p.byte_counter_bytes = 1; }},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(DcqcnFieldName(c.field));
+    DcqcnParams outside;
+    c.outside(outside);
+    const std::vector<DcqcnError> errors = Check(outside);
+    ASSERT_EQ(errors.size(), 1u);
+    EXPECT_EQ(errors[0].field, c.field);
+    EXPECT_NE(errors[0].reason.find("got "), std::string::npos) << errors[0].reason;
+    DcqcnParams inside;
+    c.inside(inside);
+    EXPECT_TRUE(Check(inside).empty());
+    EXPECT_TRUE(Compile(inside).ok());
+  }
+}
+
 TEST(DcqcnTest, NvidiaPresetCarriesTheFirmwareDefaults) {
   const DcqcnParams p = DcqcnParams::NvidiaConnectX();
   EXPECT_EQ(p.g, 5.0 / 1024);  // dce_tcp_g = 1019 of 1024
