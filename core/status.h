@@ -13,16 +13,30 @@ class Status {
   Status() = default;
   static Status Ok() { return Status(); }
   static Status Error(std::string message) { return Status(std::move(message)); }
+  // An error about one field of an input, "<path>: <reason>". The path and the reason are kept
+  // apart too, so that a caller pointing at the field (a file's line) never parses the message.
+  static Status FieldError(std::string path, std::string reason) {
+    Status s(path + ": " + reason);
+    s.field_path_ = std::move(path);
+    s.reason_ = std::move(reason);
+    return s;
+  }
 
   bool ok() const { return !message_.has_value(); }
   const std::string& message() const {
     static const std::string kEmpty;
     return message_ ? *message_ : kEmpty;
   }
+  // The field a FieldError is about ("clos.tier[1].down_links"); empty for any other status.
+  const std::string& field_path() const { return field_path_; }
+  // A FieldError's reason without its path; the whole message for any other status.
+  const std::string& reason() const { return field_path_.empty() ? message() : reason_; }
 
  private:
   explicit Status(std::string message) : message_(std::move(message)) {}
   std::optional<std::string> message_;
+  std::string field_path_;
+  std::string reason_;
 };
 
 template <typename T>

@@ -6,7 +6,7 @@
 namespace fe::topo {
 
 Status FieldError(const std::string& path, const std::string& reason) {
-  return Status::Error(path + ": " + reason);
+  return Status::FieldError(path, reason);
 }
 
 std::string Num(double v) {

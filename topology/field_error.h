@@ -1,6 +1,7 @@
 // Errors that name the field they are about: "<field path inside Topology>: <reason>", e.g.
-// "clos.tier[1].down_links: must be in [1, 1024], got 0". The scenario validator maps the path
-// to the file's line, so every topology error reads the same way.
+// "clos.tier[1].down_links: must be in [1, 1024], got 0". The status carries the path and the
+// reason apart as well (Status::field_path, reason): the scenario validator maps the path to the
+// file's line without parsing the message, so every topology error reads the same way.
 #pragma once
 
 #include <string>

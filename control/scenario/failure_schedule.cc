@@ -21,17 +21,18 @@ constexpr int32_t kMaxFlapCount = 100000;
 // A time field in [0, kMaxScenarioTimeNs] ns, or `positive` ones above 0.
 Status CheckTimeNs(double ns, bool positive, const std::string& field) {
   if (!std::isfinite(ns) || ns < 0 || (positive && ns == 0) || ns > kMaxScenarioTimeNs) {
-    return Status::Error(field + ": must be in " + (positive ? "(0, " : "[0, ") +
-                         std::to_string(static_cast<int64_t>(kMaxScenarioTimeNs)) + "] ns");
+    return Status::FieldError(field, std::string("must be in ") + (positive ? "(0, " : "[0, ") +
+                                         std::to_string(static_cast<int64_t>(kMaxScenarioTimeNs)) +
+                                         "] ns");
   }
   return Status::Ok();
 }
 
 StatusOr<topo::NodeId> NodeNamed(const topo::Graph& graph, const std::string& name,
                                  const std::string& field) {
-  if (name.empty()) return Status::Error(field + ": demanded: a node's name");
+  if (name.empty()) return Status::FieldError(field, "demanded: a node's name");
   const std::optional<topo::NodeId> n = graph.FindNode(name);
-  if (!n.has_value()) return Status::Error(field + ": no node named \"" + name + "\"");
+  if (!n.has_value()) return Status::FieldError(field, "no node named \"" + name + "\"");
   return *n;
 }
 
@@ -51,8 +52,8 @@ StatusOr<FailureTarget> ResolveEngine(const fabric_emu::EngineRef& ref, const to
     }
     ++count;
   }
-  return Status::Error(field + ".engine: " + ref.switch_name() + " has " + std::to_string(count) +
-                       " optical engine(s), numbered from 0");
+  return Status::FieldError(field + ".engine", ref.switch_name() + " has " + std::to_string(count) +
+                                                   " optical engine(s), numbered from 0");
 }
 
 StatusOr<FailureTarget> ResolveSwitch(const std::string& name, const topo::Graph& graph,
@@ -60,7 +61,7 @@ StatusOr<FailureTarget> ResolveSwitch(const std::string& name, const topo::Graph
   StatusOr<topo::NodeId> sw = NodeNamed(graph, name, field);
   if (!sw.ok()) return sw.status();
   if (graph.node(*sw).kind != topo::NodeKind::kSwitch) {
-    return Status::Error(field + ": " + name + " is a host, not a switch");
+    return Status::FieldError(field, name + " is a host, not a switch");
   }
   FailureTarget t{"switch", name, graph.node(*sw).links};
   std::sort(t.links.begin(), t.links.end());
@@ -82,11 +83,12 @@ StatusOr<FailureTarget> ResolveLink(const fabric_emu::LinkRef& ref, const topo::
     if (graph.Peer(topo::PortRef{*a, p}).node == *b) between.push_back(node.links[p]);
   }
   if (between.empty()) {
-    return Status::Error(field + ": no link between " + ref.a() + " and " + ref.b());
+    return Status::FieldError(field, "no link between " + ref.a() + " and " + ref.b());
   }
   if (ref.index() < 0 || static_cast<size_t>(ref.index()) >= between.size()) {
-    return Status::Error(field + ".index: " + ref.a() + " and " + ref.b() + " have " +
-                         std::to_string(between.size()) + " link(s), numbered from 0");
+    return Status::FieldError(field + ".index", ref.a() + " and " + ref.b() + " have " +
+                                                    std::to_string(between.size()) +
+                                                    " link(s), numbered from 0");
   }
   return FailureTarget{"link",
                        ref.a() + "-" + ref.b() + "[" + std::to_string(ref.index()) + "]",
@@ -100,7 +102,7 @@ namespace {
 Status ResolveFailure(const fabric_emu::Failure& f, int i, const topo::Graph& graph,
                       const std::vector<topo::OpticalEngine>& engines, ResolvedFailures* r) {
   const std::string field = "failure[" + std::to_string(i) + "]";
-  StatusOr<FailureTarget> target = Status::Error(field + ": names no link, engine or switch");
+  StatusOr<FailureTarget> target = Status::FieldError(field, "names no link, engine or switch");
   switch (f.target_case()) {
     case fabric_emu::Failure::kLink:
       target = ResolveLink(f.link(), graph, field + ".link");
@@ -116,7 +118,7 @@ Status ResolveFailure(const fabric_emu::Failure& f, int i, const topo::Graph& gr
   }
   r->targets.push_back(target.ok() ? std::move(target).value() : FailureTarget{});
   if (!target.ok()) return target.status();
-  if (!f.has_at_ns()) return Status::Error(field + ".at_ns: demanded");
+  if (!f.has_at_ns()) return Status::FieldError(field + ".at_ns", "demanded");
   if (Status s = CheckTimeNs(f.at_ns(), false, field + ".at_ns"); !s.ok()) return s;
   const Time at = Time::FromNs(f.at_ns());
   if (!f.has_flap()) {
@@ -124,22 +126,23 @@ Status ResolveFailure(const fabric_emu::Failure& f, int i, const topo::Graph& gr
     return Status::Ok();
   }
   const fabric_emu::Flap& flap = f.flap();
-  if (f.up()) return Status::Error(field + ".up: a flap starts by going down");
+  if (f.up()) return Status::FieldError(field + ".up", "a flap starts by going down");
   if (Status s = CheckTimeNs(flap.down_ns(), true, field + ".flap.down_ns"); !s.ok()) return s;
   if (Status s = CheckTimeNs(flap.period_ns(), true, field + ".flap.period_ns"); !s.ok()) {
     return s;
   }
   if (!(flap.period_ns() > flap.down_ns())) {
-    return Status::Error(field + ".flap.period_ns: must exceed down_ns");
+    return Status::FieldError(field + ".flap.period_ns", "must exceed down_ns");
   }
   if (flap.count() < 1 || flap.count() > kMaxFlapCount) {
-    return Status::Error(field + ".flap.count: must be in [1, " + std::to_string(kMaxFlapCount) +
-                         "]");
+    return Status::FieldError(field + ".flap.count",
+                              "must be in [1, " + std::to_string(kMaxFlapCount) + "]");
   }
   // The last up must fall within the scenario's time range too.
   if (f.at_ns() + flap.period_ns() * (flap.count() - 1) + flap.down_ns() > kMaxScenarioTimeNs) {
-    return Status::Error(field + ".flap: its last up falls after " +
-                         std::to_string(static_cast<int64_t>(kMaxScenarioTimeNs)) + " ns");
+    return Status::FieldError(field + ".flap",
+                              "its last up falls after " +
+                                  std::to_string(static_cast<int64_t>(kMaxScenarioTimeNs)) + " ns");
   }
   for (int32_t n = 0; n < flap.count(); ++n) {
     const Time down = at + Time::FromNs(flap.period_ns()) * n;
@@ -152,13 +155,12 @@ Status ResolveFailure(const fabric_emu::Failure& f, int i, const topo::Graph& gr
 }  // namespace
 
 StatusOr<ResolvedFailures> ResolveFailures(const fabric_emu::Topology& topology,
-                                           const topo::Graph& graph,
-                                           std::vector<std::string>* errors) {
-  std::vector<std::string> found;
+                                           const topo::Graph& graph, std::vector<Status>* errors) {
+  std::vector<Status> found;
   ResolvedFailures r;
   const double delay_ns = topology.routing().reconverge_delay_ns();
   if (Status s = CheckTimeNs(delay_ns, false, "routing.reconverge_delay_ns"); !s.ok()) {
-    found.push_back(s.message());
+    found.push_back(s);
   }
   r.reconverge_delay = Time::FromNs(delay_ns);
   std::vector<topo::OpticalEngine> engines;
@@ -170,13 +172,13 @@ StatusOr<ResolvedFailures> ResolveFailures(const fabric_emu::Topology& topology,
   }
   for (int i = 0; i < topology.failure_size(); ++i) {
     if (Status s = ResolveFailure(topology.failure(i), i, graph, engines, &r); !s.ok()) {
-      found.push_back(s.message());
+      found.push_back(s);
     }
   }
   if (!found.empty()) {
-    const std::string first = found.front();
+    const Status first = found.front();
     if (errors != nullptr) *errors = std::move(found);
-    return Status::Error(first);
+    return first;
   }
   // By time, then in list order (a flap's changes keep theirs): one order for every run.
   std::stable_sort(r.changes.begin(), r.changes.end(),

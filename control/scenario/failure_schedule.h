@@ -42,10 +42,10 @@ struct ResolvedFailures {
 // Resolves the failure list and routing section of `topology` against its graph. Errors read
 // "<field path inside Topology>: <reason>", e.g. "failure[2].link.a: no node named \"leaf9\"".
 // Every entry is checked: with `errors`, it receives each error found, in list order (the
-// routing section's first); the status holds the first.
+// routing section's first), each a Status::FieldError; the status holds the first.
 StatusOr<ResolvedFailures> ResolveFailures(const fabric_emu::Topology& topology,
                                            const topo::Graph& graph,
-                                           std::vector<std::string>* errors = nullptr);
+                                           std::vector<Status>* errors = nullptr);
 
 // The link `ref` names in `graph`. Errors read "<field>.a: no node named \"leaf9\"", ...
 StatusOr<FailureTarget> ResolveLink(const fabric_emu::LinkRef& ref, const topo::Graph& graph,

@@ -125,10 +125,7 @@ void CheckSetLink(Validation& v, const SetLink& c, const Site& s) {
   }
   const StatusOr<FailureTarget> target = ResolveLink(c.link(), *v.graph, s.Path(field));
   if (target.ok()) return;
-  // "<path>: <reason>", the path inside the link message.
-  const std::string error = target.status().message();
-  const size_t colon = error.find(": ");
-  v.out.AddAt(s.Line(field), error.substr(0, colon), error.substr(colon + 2));
+  v.out.AddAt(s.Line(field), target.status().field_path(), target.status().reason());
 }
 
 }  // namespace

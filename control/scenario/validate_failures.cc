@@ -9,9 +9,9 @@ namespace fe::control {
 void ValidateFailures(Validation& v) {
   const fabric_emu::Topology& topology = v.scenario.topology();
   if (!v.graph || (topology.failure_size() == 0 && !topology.has_routing())) return;
-  std::vector<std::string> errors;
+  std::vector<Status> errors;
   if (ResolveFailures(topology, *v.graph, &errors).ok()) return;
-  for (const std::string& e : errors) {
+  for (const Status& e : errors) {
     ReportTopologyError(v, v.root.Nested(fabric_emu::Scenario::kTopologyFieldNumber), e);
   }
 }

@@ -19,8 +19,8 @@ struct PathStep {
   int index = -1;
 };
 
-// The steps of "clos.tier[1].down_links"; nullopt unless the text is such a path.
-std::optional<std::vector<PathStep>> ParsePath(std::string_view path) {
+// The steps of a builder's field path, "clos.tier[1].down_links"; nullopt if it is malformed.
+std::optional<std::vector<PathStep>> PathSteps(std::string_view path) {
   std::vector<PathStep> steps;
   while (!path.empty()) {
     const size_t dot = path.find('.');
@@ -73,23 +73,22 @@ int LineOf(const Topology& topology, const Site& topology_site,
 
 }  // namespace
 
-void ReportTopologyError(Validation& v, const Site& topology_site, const std::string& error) {
-  const size_t colon = error.find(": ");
+void ReportTopologyError(Validation& v, const Site& topology_site, const Status& error) {
   const std::optional<std::vector<PathStep>> steps =
-      colon == std::string::npos ? std::nullopt : ParsePath(error.substr(0, colon));
+      error.field_path().empty() ? std::nullopt : PathSteps(error.field_path());
   if (!steps) {
-    v.out.AddWhole(topology_site, error);
+    v.out.AddWhole(topology_site, error.message());
     return;
   }
   v.out.AddAt(LineOf(v.scenario.topology(), topology_site, *steps),
-              topology_site.path() + "." + error.substr(0, colon), error.substr(colon + 2));
+              topology_site.path() + "." + error.field_path(), error.reason());
 }
 
 void ValidateTopology(Validation& v) {
   const Site s = v.root.Nested(fabric_emu::Scenario::kTopologyFieldNumber);
   StatusOr<topo::Graph> graph = topo::BuildTopology(v.scenario.topology(), v.scenario_dir.string());
   if (!graph.ok()) {
-    ReportTopologyError(v, s, graph.status().message());
+    ReportTopologyError(v, s, graph.status());
     return;
   }
   v.graph = std::move(graph).value();

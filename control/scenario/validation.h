@@ -64,9 +64,10 @@ bool IsPlainName(const std::string& name);
 // named "my run.textproto" and still run (as out/my_run).
 std::string PlainNameFromStem(const std::string& stem);
 
-// Reports an error of topo::BuildTopology ("<path inside Topology>: <reason>") at the line of
-// that path in the file, as "topology.<path>: <reason>"; an error without a path, at the topology.
-void ReportTopologyError(Validation& v, const Site& topology_site, const std::string& error);
+// Reports an error of topo::BuildTopology or ResolveFailures (a Status::FieldError, its path
+// inside Topology) at the line of that path in the file, as "topology.<path>: <reason>"; an error
+// without a path, at the topology.
+void ReportTopologyError(Validation& v, const Site& topology_site, const Status& error);
 
 // The sections, in the order the driver runs them. Each reports into v.out.
 void ValidateTopology(Validation& v);  // fills v.graph when the topology builds
