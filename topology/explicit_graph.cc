@@ -237,10 +237,11 @@ Status AddExplicitGraph(const fabric_emu::ExplicitGraph& explicit_graph,
   Status s = ReadGraphFile(explicit_graph.file(), scenario_dir, file);
   if (!s.ok()) return s;
   const google::protobuf::Descriptor* type = fabric_emu::ExplicitGraph::descriptor();
-  return AddNodesAndLinks(
+  // The scenario's field is graph.file; the file's own line and field go into the reason.
+  Status added = AddNodesAndLinks(
       file.graph,
       [&](const char* field, int index) {
-        std::string at = "graph.file: " + file.name;
+        std::string at = file.name;
         if (index >= 0) {
           const auto loc = file.locations.GetLocation(type->FindFieldByName(field), index);
           if (loc.line >= 0) at += ":" + std::to_string(loc.line + 1);
@@ -248,6 +249,8 @@ Status AddExplicitGraph(const fabric_emu::ExplicitGraph& explicit_graph,
         return at + ": " + FieldPath("", field, index);
       },
       graph);
+  if (added.ok()) return added;
+  return FieldError("graph.file", added.message());
 }
 
 }  // namespace fe::topo
