@@ -39,7 +39,8 @@ struct TrainingSpec {
 // The job's messages, all of job 0 (described by `job`), with one Iteration per iteration whose
 // compute is the span of the iteration in the workload's compute-only schedule (see
 // ComputeOnlyStarts): an iteration ends when its last message is delivered. The spec must be
-// valid (control/scenario/validate_training.cc checks scenarios); compute draws come from `seed`.
+// valid (control/scenario/validate/validate_training.cc checks scenarios); compute draws come from
+// `seed`.
 StatusOr<Workload> BuildTraining(const TrainingSpec& spec, Job job, uint64_t seed);
 
 }  // namespace fe

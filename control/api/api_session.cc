@@ -11,7 +11,7 @@
 #include "control/process/output_dir.h"
 #include "control/process/stop_signals.h"
 #include "control/scenario/command_json.h"
-#include "control/scenario/validate_command.h"
+#include "control/scenario/validate/validate_command.h"
 
 namespace fe::control::api {
 

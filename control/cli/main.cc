@@ -19,7 +19,7 @@
 #include "control/scenario/realtime_eal.h"
 #include "control/scenario/scenario_loader.h"
 #include "control/scenario/scenario_overrides.h"
-#include "control/scenario/scenario_validator.h"
+#include "control/scenario/validate/scenario_validator.h"
 #include "control/serve/realtime_interfaces.h"
 #include "control/serve/serve.h"
 #include "control/sweep/sweep_command.h"

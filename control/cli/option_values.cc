@@ -4,7 +4,7 @@
 #include <cmath>
 #include <string>
 
-#include "control/scenario/scenario_validator.h"
+#include "control/scenario/validate/scenario_validator.h"
 #include "dataplane/eal.h"
 
 namespace fe::control {

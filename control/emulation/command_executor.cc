@@ -10,7 +10,7 @@
 #include "control/emulation/failure_injector.h"
 #include "control/scenario/command_json.h"
 #include "control/scenario/switch_params.h"
-#include "control/scenario/validate_command.h"
+#include "control/scenario/validate/validate_command.h"
 
 namespace fe::control {
 

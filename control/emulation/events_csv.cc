@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "control/scenario/command_json.h"
-#include "control/scenario/validate_command.h"
+#include "control/scenario/validate/validate_command.h"
 #include "core/file_text.h"
 #include "topology/build.h"
 

@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "control/emulation/emulation.h"
-#include "control/scenario/scenario_validator.h"
+#include "control/scenario/validate/scenario_validator.h"
 #include "dataplane/message.h"
 #include "dataplane/packet.h"
 #include "topology/engines.h"

@@ -25,7 +25,7 @@
 #include "control/run/software_run.h"
 #include "control/scenario/scenario_loader.h"
 #include "control/scenario/scenario_overrides.h"
-#include "control/scenario/scenario_validator.h"
+#include "control/scenario/validate/scenario_validator.h"
 #include "dataplane/eal.h"
 #include "dataplane/packet_pool.h"
 #include "traffic/message_outcomes.h"

@@ -15,7 +15,7 @@
 #include "control/run/capture.h"
 #include "control/run/progress_watch.h"
 #include "control/scenario/nic_params.h"
-#include "control/scenario/scenario_validator.h"
+#include "control/scenario/validate/scenario_validator.h"
 #include "topology/partition.h"
 
 namespace fe::control {

@@ -12,7 +12,7 @@ namespace fe::control {
 
 // One command from JSON, e.g. {"set_pfc": {"switch_name": ["leaf0"], "priority": 3,
 // "enabled": false}}. Refuses malformed JSON and unknown fields, naming them; ranges and names
-// are ValidateCommand's (control/scenario/validate_command.h).
+// are ValidateCommand's (control/scenario/validate/validate_command.h).
 StatusOr<fabric_emu::Command> ParseCommandJson(std::string_view body);
 
 // A command with its time, e.g. {"at_ns": 40000, "set_ecn": {...}}: the JSON of a schedule

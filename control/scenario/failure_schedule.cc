@@ -4,7 +4,7 @@
 #include <cmath>
 #include <utility>
 
-#include "control/scenario/scenario_validator.h"
+#include "control/scenario/validate/scenario_validator.h"
 #include "core/units.h"
 #include "dataplane/message.h"
 #include "dataplane/packet.h"

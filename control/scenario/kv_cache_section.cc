@@ -4,7 +4,7 @@
 #include <optional>
 #include <vector>
 
-#include "control/scenario/scenario_validator.h"
+#include "control/scenario/validate/scenario_validator.h"
 #include "core/units.h"
 #include "dataplane/message.h"
 #include "traffic/flow_size_cdf.h"

@@ -7,8 +7,8 @@
 #include <sstream>
 #include <vector>
 
-#include "control/scenario/scenario_validator.h"
-#include "control/scenario/validation.h"
+#include "control/scenario/validate/scenario_validator.h"
+#include "control/scenario/validate/validation.h"
 #include "core/file_text.h"
 #include "core/printable.h"
 

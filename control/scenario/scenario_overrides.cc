@@ -2,7 +2,7 @@
 
 #include <google/protobuf/text_format.h>
 
-#include "control/scenario/scenario_validator.h"
+#include "control/scenario/validate/scenario_validator.h"
 #include "core/printable.h"
 
 namespace fe::control {

@@ -2,8 +2,8 @@
 
 #include <filesystem>
 
-#include "control/scenario/scenario_validator.h"
-#include "control/scenario/validation.h"
+#include "control/scenario/validate/scenario_validator.h"
+#include "control/scenario/validate/validation.h"
 #include "core/units.h"
 #include "traffic/trace/htsim.h"
 #include "traffic/trace/native.h"

@@ -11,7 +11,7 @@
 #include <utility>
 
 #include "control/scenario/realtime_eal.h"
-#include "control/scenario/validation_site.h"
+#include "control/scenario/validate/validation_site.h"
 
 namespace fe::control {
 

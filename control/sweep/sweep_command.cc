@@ -15,7 +15,7 @@
 
 #include "control/process/output_dir.h"
 #include "control/process/stop_signals.h"
-#include "control/scenario/scenario_validator.h"
+#include "control/scenario/validate/scenario_validator.h"
 #include "control/sweep/child_processes.h"
 #include "control/sweep/sweep_csv.h"
 #include "control/sweep/sweep_html.h"

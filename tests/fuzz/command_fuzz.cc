@@ -9,7 +9,7 @@
 #include "control/emulation/events_csv.h"
 #include "control/scenario/command_json.h"
 #include "control/scenario/scenario_loader.h"
-#include "control/scenario/validate_command.h"
+#include "control/scenario/validate/validate_command.h"
 #include "topology/build.h"
 
 namespace {

@@ -6,7 +6,7 @@
 
 #include "control/scenario/command_json.h"
 #include "control/scenario/scenario_loader.h"
-#include "control/scenario/validate_command.h"
+#include "control/scenario/validate/validate_command.h"
 #include "topology/build.h"
 
 namespace fe::control {

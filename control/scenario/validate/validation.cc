@@ -1,4 +1,4 @@
-#include "control/scenario/validation.h"
+#include "control/scenario/validate/validation.h"
 
 #include <algorithm>
 #include <cctype>

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "control/scenario/trace_section.h"
-#include "control/scenario/validation.h"
+#include "control/scenario/validate/validation.h"
 
 namespace fe::control {
 

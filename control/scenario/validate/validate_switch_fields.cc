@@ -1,7 +1,7 @@
 // The rules each field of a SwitchConfig obeys on its own.
 #include <map>
 
-#include "control/scenario/validate_switch.h"
+#include "control/scenario/validate/validate_switch.h"
 
 namespace fe::control {
 namespace {

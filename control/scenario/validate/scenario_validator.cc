@@ -1,14 +1,14 @@
 // The driver: runs each section's checks (validate_<section>.cc) in the order later sections
 // depend on: the topology first, since hosts, switches and links come from the graph it builds.
-#include "control/scenario/scenario_validator.h"
+#include "control/scenario/validate/scenario_validator.h"
 
 #include <algorithm>
 #include <cmath>
 #include <thread>
 
 #include "control/scenario/packet_budget.h"
-#include "control/scenario/validate_command.h"
-#include "control/scenario/validation.h"
+#include "control/scenario/validate/validate_command.h"
+#include "control/scenario/validate/validation.h"
 #include "dataplane/fabric.h"
 #include "topology/proto_utf8.h"
 

@@ -4,7 +4,7 @@
 #include <set>
 
 #include "control/scenario/collective_section.h"
-#include "control/scenario/validation.h"
+#include "control/scenario/validate/validation.h"
 #include "dataplane/message.h"
 
 namespace fe::control {

@@ -5,7 +5,7 @@
 #include <map>
 #include <set>
 
-#include "control/scenario/validate_switch.h"
+#include "control/scenario/validate/validate_switch.h"
 
 namespace fe::control {
 namespace {

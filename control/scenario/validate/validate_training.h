@@ -1,7 +1,7 @@
 // The training section's checks (docs/scenario.md, "Training").
 #pragma once
 
-#include "control/scenario/validation.h"
+#include "control/scenario/validate/validation.h"
 #include "proto/training.pb.h"
 
 namespace fe::control {

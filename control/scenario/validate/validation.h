@@ -11,8 +11,8 @@
 #include <optional>
 #include <string>
 
-#include "control/scenario/scenario_validator.h"
-#include "control/scenario/validation_site.h"
+#include "control/scenario/validate/scenario_validator.h"
+#include "control/scenario/validate/validation_site.h"
 #include "proto/scenario.pb.h"
 #include "topology/graph.h"
 #include "topology/limits.h"

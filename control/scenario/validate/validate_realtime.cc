@@ -4,7 +4,7 @@
 #include <map>
 
 #include "control/scenario/realtime_eal.h"
-#include "control/scenario/validation.h"
+#include "control/scenario/validate/validation.h"
 #include "dataplane/realtime/eth_port.h"
 
 namespace fe::control {

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "congestion/load_balancing_config.h"
-#include "control/scenario/validation.h"
+#include "control/scenario/validate/validation.h"
 
 namespace fe::control {
 namespace {

@@ -4,7 +4,7 @@
 #include <set>
 
 #include "control/scenario/kv_cache_section.h"
-#include "control/scenario/validation.h"
+#include "control/scenario/validate/validation.h"
 #include "core/units.h"
 #include "dataplane/message.h"
 #include "traffic/flow_size_cdf.h"

@@ -2,7 +2,7 @@
 // the fabric has.
 #include "control/process/output_dir.h"
 #include "control/scenario/switch_ref.h"
-#include "control/scenario/validation.h"
+#include "control/scenario/validate/validation.h"
 
 namespace fe::control {
 namespace {

@@ -3,7 +3,7 @@
 #include <tuple>
 
 #include "control/scenario/nic_params.h"
-#include "control/scenario/validation.h"
+#include "control/scenario/validate/validation.h"
 #include "dataplane/entropy.h"
 #include "dataplane/int_stamp.h"
 #include "dataplane/nic.h"

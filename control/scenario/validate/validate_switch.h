@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "control/scenario/validation.h"
+#include "control/scenario/validate/validation.h"
 
 namespace fe::control {
 

@@ -5,8 +5,8 @@
 #include <optional>
 
 #include "control/scenario/collective_section.h"
-#include "control/scenario/validate_training.h"
-#include "control/scenario/validation.h"
+#include "control/scenario/validate/validate_training.h"
+#include "control/scenario/validate/validation.h"
 #include "control/scenario/workload_build.h"
 #include "core/printable.h"
 #include "traffic/cdf_load.h"

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "control/scenario/training_section.h"
-#include "control/scenario/validate_training.h"
+#include "control/scenario/validate/validate_training.h"
 #include "traffic/collective/collective.h"
 
 namespace fe::control {

@@ -5,7 +5,7 @@
 #include <cctype>
 #include <string_view>
 
-#include "control/scenario/validation.h"
+#include "control/scenario/validate/validation.h"
 #include "topology/build.h"
 
 namespace fe::control {

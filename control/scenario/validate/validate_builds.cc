@@ -6,8 +6,8 @@
 
 #include "control/scenario/nic_params.h"
 #include "control/scenario/switch_params.h"
-#include "control/scenario/validate_admission.h"
-#include "control/scenario/validation.h"
+#include "control/scenario/validate/validate_admission.h"
+#include "control/scenario/validate/validation.h"
 #include "dataplane/credit_links.h"
 #include "dataplane/fabric.h"
 #include "dataplane/switch_config.h"

@@ -1,4 +1,4 @@
-#include "control/scenario/validate_admission.h"
+#include "control/scenario/validate/validate_admission.h"
 
 #include "control/scenario/admission_check.h"
 #include "dataplane/roce_headers.h"

@@ -3,7 +3,7 @@
 // refused for the same reason, named by the same field path.
 #pragma once
 
-#include "control/scenario/validation.h"
+#include "control/scenario/validate/validation.h"
 #include "core/status.h"
 #include "proto/command.pb.h"
 #include "proto/scenario.pb.h"

@@ -1,11 +1,11 @@
-#include "control/scenario/validate_command.h"
+#include "control/scenario/validate/validate_command.h"
 
 #include <optional>
 #include <string>
 
 #include "control/scenario/command_json.h"
 #include "control/scenario/failure_schedule.h"
-#include "control/scenario/validate_switch.h"
+#include "control/scenario/validate/validate_switch.h"
 #include "core/printable.h"
 
 namespace fe::control {

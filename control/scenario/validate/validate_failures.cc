@@ -2,7 +2,7 @@
 // run will resolve them (control/failures: targets, times, flaps), the verdict placed at its
 // line. Without a graph there is nothing to resolve against: the topology's own error stands.
 #include "control/scenario/failure_schedule.h"
-#include "control/scenario/validation.h"
+#include "control/scenario/validate/validation.h"
 
 namespace fe::control {
 

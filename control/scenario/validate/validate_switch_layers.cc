@@ -4,7 +4,7 @@
 #include <optional>
 #include <utility>
 
-#include "control/scenario/validate_switch.h"
+#include "control/scenario/validate/validate_switch.h"
 
 namespace fe::control {
 namespace {

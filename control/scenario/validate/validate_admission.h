@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "control/scenario/validation.h"
+#include "control/scenario/validate/validation.h"
 #include "dataplane/switch_config.h"
 #include "topology/graph.h"
 
